@@ -1,0 +1,51 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
+import boundaries from 'eslint-plugin-boundaries';
+import globals from 'globals';
+
+export default tseslint.config(
+  { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', '.reports/**', '**/test-results/**', '**/playwright-report/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+    },
+  },
+  {
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks, boundaries },
+    settings: {
+      'boundaries/include': ['apps/web/src/**/*'],
+      'boundaries/elements': [
+        { type: 'app', pattern: 'apps/web/src/app' },
+        { type: 'feature', pattern: 'apps/web/src/features/*', capture: ['featureName'] },
+        { type: 'shared', pattern: 'apps/web/src/(components|lib|config|testing)' },
+      ],
+      'import/resolver': { typescript: { project: 'apps/web/tsconfig.json' }, node: true },
+    },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      // Features stay apart: a feature may use shared code and its own files, never another feature.
+      // Pages in app/ are where features meet.
+      'boundaries/element-types': [
+        'error',
+        {
+          default: 'allow',
+          rules: [
+            {
+              from: 'feature',
+              disallow: [['feature', { featureName: '!${from.featureName}' }]],
+              message: 'A feature must not import another feature; compose them in app/.',
+            },
+            { from: 'shared', disallow: ['feature', 'app'], message: 'Shared code must not import features or app.' },
+          ],
+        },
+      ],
+    },
+  },
+);

@@ -1,0 +1,24 @@
+import Type from 'typebox';
+
+/** language_COUNTRY as stored for a customer, e.g. de_DE, en_NL. */
+export const UserLanguage = Type.String({ pattern: '^[a-z]{2}_[A-Z]{2}$', maxLength: 5 });
+
+/** User (session data), spec §3. */
+export const SessionUser = Type.Object({
+  uuid: Type.String({ format: 'uuid' }),
+  language: UserLanguage,
+  legalEntityId: Type.Integer(),
+  legalEntityIso: Type.String({ minLength: 2, maxLength: 2 }),
+  email: Type.String(),
+  firstName: Type.String(),
+  lastName: Type.String(),
+  salutation: Type.Union([Type.Literal('HERR'), Type.Literal('FRAU')]),
+});
+export type SessionUser = Type.Static<typeof SessionUser>;
+
+/** GET /api/customer/cuda/customer/v2/login/own/status */
+export const LoginStatus = Type.Object({
+  legalEntityId: Type.Integer(),
+  user: SessionUser,
+});
+export type LoginStatus = Type.Static<typeof LoginStatus>;

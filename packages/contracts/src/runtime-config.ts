@@ -1,0 +1,25 @@
+import Type from 'typebox';
+
+export const environments = ['production', 'integration', 'local', 'test'] as const;
+
+/** GET /config.json: what the app reads at start. The same build runs everywhere. */
+export const RuntimeConfig = Type.Object({
+  environment: Type.Union(environments.map((e) => Type.Literal(e))),
+  identityProvider: Type.Object({
+    /** Base URL of the provider, Keycloak style: the realm lives at {url}/realms/{realm}. */
+    url: Type.String(),
+    realm: Type.String(),
+    clientId: Type.String(),
+  }),
+  errorReporting: Type.Object({
+    dsn: Type.Union([Type.String(), Type.Null()]),
+    tracesSampleRate: Type.Number({ minimum: 0, maximum: 1 }),
+  }),
+  tagManager: Type.Object({ id: Type.Union([Type.String(), Type.Null()]) }),
+});
+export type RuntimeConfig = Type.Static<typeof RuntimeConfig>;
+
+/** The OIDC authority (issuer) for a runtime config: {url}/realms/{realm}. */
+export function authorityOf(config: RuntimeConfig): string {
+  return `${config.identityProvider.url.replace(/\/$/, '')}/realms/${config.identityProvider.realm}`;
+}
