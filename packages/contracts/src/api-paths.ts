@@ -2,6 +2,7 @@
 export const apiPaths = {
   loginStatus: '/api/customer/cuda/customer/v2/login/own/status',
   logout: '/api/customer/cuda/customer/logout',
+  personalData: '/api/customer/cuda/customer/personaldata/own',
   contentCollection: (locale: string, collection: string) =>
     `/api/core-web/content/contentCollection/${encodeURIComponent(locale)}/${encodeURIComponent(collection)}`,
 } as const;

@@ -22,3 +22,14 @@ export const LoginStatus = Type.Object({
   user: SessionUser,
 });
 export type LoginStatus = Type.Static<typeof LoginStatus>;
+
+/**
+ * POST /api/customer/cuda/customer/personaldata/own: a partial profile. For now the language only
+ * (the "update the user's language" store action); the other profile fields come with the account
+ * pages. Unknown fields are refused.
+ */
+export const PersonalDataPartialUpdate = Type.Object(
+  { language: UserLanguage },
+  { additionalProperties: false },
+);
+export type PersonalDataPartialUpdate = Type.Static<typeof PersonalDataPartialUpdate>;

@@ -1,0 +1,97 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import formbody from '@fastify/formbody';
+import swagger from '@fastify/swagger';
+import { Ajv } from 'ajv';
+import ajvFormats from 'ajv-formats';
+import type { AppConfig } from './config.js';
+import type { Db } from './db/database.js';
+import antiForgery from './plugins/anti-forgery.js';
+import customerAuth from './plugins/customer-auth.js';
+import database from './plugins/database.js';
+import errors from './plugins/errors.js';
+import faultInjection from './plugins/fault-injection.js';
+import securityHeaders from './plugins/security-headers.js';
+import identityProviderPlugin from './idp/identity-provider-plugin.js';
+import { createCustomerRepository } from './modules/customers/customer-repository.js';
+import { loginStatusRoutes } from './modules/customers/login-status-routes.js';
+import { personalDataRoutes } from './modules/customers/personal-data-routes.js';
+import { contentRoutes } from './modules/content/content-routes.js';
+import { loadTranslations } from './modules/content/translations.js';
+import { runtimeConfigRoutes } from './modules/runtime-config/runtime-config-routes.js';
+import { webAppRoutes } from './modules/web-app/web-app-routes.js';
+
+function withFormats(ajv: Ajv): Ajv {
+  (ajvFormats as unknown as (ajv: Ajv) => Ajv)(ajv);
+  return ajv;
+}
+
+export interface BuildOptions {
+  /** A database opened by the caller (tests); otherwise opened from the configuration. */
+  db?: Db;
+}
+
+/**
+ * Builds the whole server: the API of spec §7, the embedded identity provider, the runtime config
+ * and the web app. Plugins load in layers: infrastructure → identity → API → web app.
+ * server.ts only starts it; tests build the very same app.
+ */
+export async function buildApp(config: AppConfig, options: BuildOptions = {}): Promise<FastifyInstance> {
+  // Content is checked before anything else opens, so bad content fails start-up with a clear message.
+  const translations = await loadTranslations(config.contentDir);
+
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      // The query string is left out of request logs: OIDC calls carry tokens and hints there.
+      serializers: {
+        req: (req) => ({ method: req.method, url: req.url.split('?')[0], remoteAddress: req.ip }),
+      },
+    },
+    bodyLimit: config.bodyLimitBytes,
+    trustProxy: false,
+    routerOptions: { maxParamLength: 200 },
+  });
+
+  // Bodies are validated as sent (a number where a string belongs is a type error); path, query and
+  // headers arrive as text and are coerced to the schema's types first.
+  const validators = {
+    body: withFormats(new Ajv({ allErrors: true, strict: false, useDefaults: true, coerceTypes: false })),
+    text: withFormats(new Ajv({ allErrors: true, strict: false, useDefaults: true, coerceTypes: 'array' })),
+  };
+  app.setValidatorCompiler(({ schema, httpPart }) =>
+    (httpPart === 'body' ? validators.body : validators.text).compile(schema),
+  );
+
+  // 1. Infrastructure: headers first (they must reach every response), errors, database.
+  await app.register(securityHeaders, { config });
+  await app.register(errors);
+  await app.register(database, { config, ...(options.db ? { db: options.db } : {}) });
+  await app.register(formbody, { bodyLimit: config.bodyLimitBytes });
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Roadpass API', version: '1' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+    },
+  });
+  if (config.faultInjection) await app.register(faultInjection);
+
+  // 2. Identity: the embedded provider (unless an external realm is trusted), then token checks.
+  const customers = createCustomerRepository(app.db);
+  if (!config.externalIssuer) await app.register(identityProviderPlugin, { config, db: app.db, customers });
+  await app.register(customerAuth, { config });
+  await app.register(antiForgery);
+
+  // 3. API and configuration.
+  await app.register(runtimeConfigRoutes, { config });
+  await app.register(contentRoutes, { translations });
+  await app.register(loginStatusRoutes, { customers });
+  await app.register(personalDataRoutes, { customers });
+  app.get('/api/openapi.json', { config: { public: true }, schema: { hide: true } }, async () =>
+    app.swagger(),
+  );
+
+  // 4. The web app and the fallback for everything else.
+  await app.register(webAppRoutes, { webDistDir: config.webDistDir });
+
+  return app;
+}

@@ -1,0 +1,129 @@
+import path from 'node:path';
+
+export type AppEnv = 'development' | 'test' | 'production';
+
+export interface AppConfig {
+  env: AppEnv;
+  port: number;
+  host: string;
+  /** Public origin of this server, without trailing slash (issuer and redirect URIs are built from it). */
+  publicUrl: string;
+  /** postgres://… when set; otherwise an embedded PGlite database under dataDir. */
+  databaseUrl: string | undefined;
+  dataDir: string;
+  /** Where the built web app lives (served with SPA fallback). */
+  webDistDir: string;
+  /** Where versioned content files live (translations, identity provider texts, …). */
+  contentDir: string;
+  /** An external OIDC issuer (e.g. a Keycloak realm) to trust instead of the embedded provider. */
+  externalIssuer: string | undefined;
+  /** Audience required in access tokens; undefined means not checked (external issuers). */
+  accessTokenAudience: string | undefined;
+  oidcClientId: string;
+  accessTokenTtlSeconds: number;
+  refreshTokenTtlSeconds: number;
+  sessionTtlSeconds: number;
+  bodyLimitBytes: number;
+  /** Test mode only: lets tests make chosen API calls fail on purpose. */
+  faultInjection: boolean;
+  /** Create the demo customers on start (never in production). */
+  seedDemoData: boolean;
+  logLevel: string;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+const repoRoot = path.resolve(import.meta.dirname, '../../..');
+
+/** Reads configuration from the environment and reports every bad value at once. */
+export function loadConfig(env: Env = process.env): AppConfig {
+  const problems: string[] = [];
+
+  const str = (name: string, fallback: string): string => {
+    const value = env[name];
+    return value === undefined || value === '' ? fallback : value;
+  };
+  const int = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < min || value > max) {
+      problems.push(`${name} must be a whole number from ${min} to ${max} (got "${raw}")`);
+      return fallback;
+    }
+    return value;
+  };
+  const bool = (name: string, fallback: boolean): boolean => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    if (['1', 'true', 'yes'].includes(raw.toLowerCase())) return true;
+    if (['0', 'false', 'no'].includes(raw.toLowerCase())) return false;
+    problems.push(`${name} must be true or false (got "${raw}")`);
+    return fallback;
+  };
+  const url = (name: string, value: string | undefined, protocols: string[]): string | undefined => {
+    if (value === undefined || value === '') return undefined;
+    try {
+      const parsed = new URL(value);
+      if (!protocols.includes(parsed.protocol)) {
+        problems.push(`${name} must use ${protocols.join(' or ')} (got "${parsed.protocol}")`);
+      }
+      return value.replace(/\/$/, '');
+    } catch {
+      problems.push(`${name} must be a URL (got "${value}")`);
+      return undefined;
+    }
+  };
+
+  const rawEnv = str('NODE_ENV', 'development');
+  let appEnv: AppEnv = 'development';
+  if (rawEnv === 'production' || rawEnv === 'test' || rawEnv === 'development') appEnv = rawEnv;
+  else problems.push(`NODE_ENV must be development, test or production (got "${rawEnv}")`);
+
+  const port = int('PORT', 8080, 0, 65535);
+  const host = str('HOST', '0.0.0.0');
+  const publicUrl = url('PUBLIC_URL', str('PUBLIC_URL', `http://localhost:${port}`), ['http:', 'https:']);
+  const databaseUrl = url('DATABASE_URL', env.DATABASE_URL, ['postgres:', 'postgresql:']);
+  const externalIssuer = url('OIDC_ISSUER', env.OIDC_ISSUER, ['http:', 'https:']);
+  const faultInjection = bool('FAULT_INJECTION', false);
+  if (faultInjection && appEnv !== 'test')
+    problems.push('FAULT_INJECTION is only allowed with NODE_ENV=test');
+  const seedDemoData = bool('SEED_DEMO_DATA', appEnv !== 'production');
+  if (seedDemoData && appEnv === 'production') problems.push('SEED_DEMO_DATA must not be set in production');
+  const logLevel = str('LOG_LEVEL', appEnv === 'test' ? 'warn' : 'info');
+  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
+    problems.push(
+      `LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "${logLevel}")`,
+    );
+  }
+
+  const config: AppConfig = {
+    env: appEnv,
+    port,
+    host,
+    publicUrl: publicUrl ?? `http://localhost:${port}`,
+    databaseUrl,
+    dataDir: path.resolve(str('DATA_DIR', path.join(repoRoot, 'data'))),
+    webDistDir: path.resolve(str('WEB_DIST_DIR', path.join(repoRoot, 'apps/web/dist'))),
+    contentDir: path.resolve(str('CONTENT_DIR', path.join(repoRoot, 'content'))),
+    externalIssuer,
+    accessTokenAudience: externalIssuer ? env.OIDC_AUDIENCE || undefined : 'urn:roadpass:customer-api',
+    oidcClientId: str('OIDC_CLIENT_ID', 'portal-client'),
+    accessTokenTtlSeconds: int('ACCESS_TOKEN_TTL_SECONDS', 300, 5, 86_400),
+    refreshTokenTtlSeconds: int('REFRESH_TOKEN_TTL_SECONDS', 8 * 3600, 60, 30 * 86_400),
+    sessionTtlSeconds: int('SESSION_TTL_SECONDS', 8 * 3600, 60, 30 * 86_400),
+    bodyLimitBytes: int('BODY_LIMIT_BYTES', 64 * 1024, 1024, 10 * 1024 * 1024),
+    faultInjection,
+    seedDemoData,
+    logLevel,
+  };
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+}

@@ -1,0 +1,145 @@
+import type { IncomingMessage } from 'node:http';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Language } from '@roadpass/contracts';
+import { errors, type Provider } from 'oidc-provider';
+import type { CustomerRepository } from '../modules/customers/customer-repository.js';
+import { loginCss, loginCssVersion } from './login-css.js';
+import { negotiateLanguage, tooManyAttemptsText, type LoginTexts } from './login-texts.js';
+import type { LoginThrottle } from './login-throttle.js';
+import { errorPage, loginPage, type LoginFormState, type PageContext } from './pages.js';
+import { LOGIN_PAGE_ROUTE, loginPagePath, STYLESHEET_PATH } from './realm.js';
+
+export interface LoginRouteDependencies {
+  provider: Provider;
+  customers: CustomerRepository;
+  throttle: LoginThrottle;
+  texts: LoginTexts;
+  appUrl: string;
+  stylesheetUrl: string;
+  /** Makes the raw request look the way the provider must see it (public origin and protocol). */
+  canonicalise: (req: IncomingMessage) => void;
+}
+
+const MAX_EMAIL_LENGTH = 254;
+
+/**
+ * The realm's own pages that are not the provider's: the stylesheet and the sign-in form of an
+ * interaction. The form is bound to its interaction by the uid in the URL and the provider's
+ * interaction cookie (scoped to that URL, SameSite=Lax, signed), which is also what protects it
+ * against cross-site posts.
+ */
+export async function registerLoginRoutes(app: FastifyInstance, deps: LoginRouteDependencies): Promise<void> {
+  const { provider, customers, throttle, texts } = deps;
+  const pageContext = (lang: Language): PageContext => ({
+    lang,
+    texts: texts[lang],
+    stylesheetUrl: deps.stylesheetUrl,
+  });
+
+  app.get<{ Querystring: { v?: string } }>(STYLESHEET_PATH, async (request, reply) => {
+    const versioned = request.query.v === loginCssVersion;
+    return reply
+      .type('text/css; charset=utf-8')
+      .header('cache-control', versioned ? 'public, max-age=31536000, immutable' : 'public, max-age=300')
+      .send(loginCss);
+  });
+
+  await app.register(async (scope) => {
+    const sendPage = (reply: FastifyReply, status: number, html: string) =>
+      reply.status(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(html);
+
+    // Errors on these routes are pages, not the API's JSON: translated, without internal details.
+    scope.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
+      const lang = negotiateLanguage(undefined, request.headers['accept-language']);
+      const page = pageContext(lang);
+      if (error instanceof errors.SessionNotFound) {
+        return sendPage(reply, 400, errorPage(page, page.texts.sessionExpired, deps.appUrl));
+      }
+      const status =
+        typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500
+          ? error.statusCode
+          : 500;
+      if (status === 500) request.log.error({ err: error }, 'sign-in page failed');
+      return sendPage(reply, status, errorPage(page, page.texts.errorText, deps.appUrl));
+    });
+
+    /** The interaction of this request, checked against the uid in the URL. */
+    async function interactionOf(request: FastifyRequest<{ Params: { uid: string } }>, reply: FastifyReply) {
+      deps.canonicalise(request.raw);
+      const details = await provider.interactionDetails(request.raw, reply.raw);
+      if (details.uid !== request.params.uid) throw new errors.SessionNotFound('interaction mismatch');
+      const lang = negotiateLanguage(details.params.ui_locales, request.headers['accept-language']);
+      return { details, lang, page: pageContext(lang) };
+    }
+
+    /** Any prompt other than login (none is expected for the first-party client) ends the request. */
+    async function refuseOtherPrompts(request: FastifyRequest, reply: FastifyReply) {
+      const returnTo = await provider.interactionResult(
+        request.raw,
+        reply.raw,
+        { error: 'access_denied', error_description: 'unsupported interaction' },
+        { mergeWithLastSubmission: false },
+      );
+      return reply.header('cache-control', 'no-store').redirect(returnTo, 303);
+    }
+
+    const formState = (uid: string, email: string, extra: Partial<LoginFormState> = {}): LoginFormState => ({
+      action: loginPagePath(uid),
+      email,
+      ...extra,
+    });
+
+    scope.get<{ Params: { uid: string } }>(LOGIN_PAGE_ROUTE, async (request, reply) => {
+      const { details, page } = await interactionOf(request, reply);
+      if (details.prompt.name !== 'login') return refuseOtherPrompts(request, reply);
+      const hint = details.params.login_hint;
+      const email = typeof hint === 'string' && hint.length <= MAX_EMAIL_LENGTH ? hint : '';
+      return sendPage(reply, 200, loginPage(page, formState(details.uid, email)));
+    });
+
+    scope.post<{ Params: { uid: string } }>(LOGIN_PAGE_ROUTE, async (request, reply) => {
+      const { details, page, lang } = await interactionOf(request, reply);
+      if (details.prompt.name !== 'login') return refuseOtherPrompts(request, reply);
+      const body = (request.body ?? {}) as Record<string, unknown>;
+      const email = typeof body.email === 'string' ? body.email.trim().slice(0, 1024) : '';
+      const password = typeof body.password === 'string' ? body.password : '';
+      const shownEmail = email.slice(0, MAX_EMAIL_LENGTH);
+
+      const fieldErrors: LoginFormState['fieldErrors'] = {};
+      if (!email) fieldErrors.email = page.texts.emailRequired;
+      if (!password) fieldErrors.password = page.texts.passwordRequired;
+      if (fieldErrors.email || fieldErrors.password) {
+        return sendPage(reply, 400, loginPage(page, formState(details.uid, shownEmail, { fieldErrors })));
+      }
+
+      const verdict = await throttle.check(email, request.ip);
+      if (!verdict.allowed) {
+        const minutes = Math.max(1, Math.ceil(verdict.retryAfterSeconds / 60));
+        reply.header('retry-after', String(verdict.retryAfterSeconds));
+        const formError = tooManyAttemptsText(page.texts, lang, minutes);
+        return sendPage(reply, 429, loginPage(page, formState(details.uid, shownEmail, { formError })));
+      }
+
+      const customer =
+        password.length <= 1024 ? await customers.verifyCredentials(email, password) : undefined;
+      if (!customer) {
+        await throttle.recordFailure(email, request.ip);
+        request.log.info('sign-in refused: wrong e-mail or password');
+        const state = formState(details.uid, shownEmail, {
+          formError: page.texts.invalidCredentials,
+          credentialsRejected: true,
+        });
+        return sendPage(reply, 401, loginPage(page, state));
+      }
+
+      await throttle.recordSuccess(email);
+      const returnTo = await provider.interactionResult(
+        request.raw,
+        reply.raw,
+        { login: { accountId: customer.id, amr: ['pwd'], remember: true } },
+        { mergeWithLastSubmission: false },
+      );
+      return reply.header('cache-control', 'no-store').redirect(returnTo, 303);
+    });
+  });
+}

@@ -1,0 +1,174 @@
+import type { Language } from '@roadpass/contracts';
+import type { Texts } from './login-texts.js';
+
+/** Escapes text for HTML element content and double-quoted attribute values. */
+export function escapeHtml(value: string): string {
+  return value
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
+}
+
+export interface PageContext {
+  lang: Language;
+  texts: Texts;
+  /** URL of the stylesheet (served under the realm). */
+  stylesheetUrl: string;
+}
+
+const carIcon =
+  '<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false">' +
+  '<path d="M5.3 10.2 6.8 6.3A2 2 0 0 1 8.7 5h6.6a2 2 0 0 1 1.9 1.3l1.5 3.9A2 2 0 0 1 20 12.1V17a1 1 0 0 1-1 1h-.6a2.4 2.4 0 0 1-4.8 0h-3.2a2.4 2.4 0 0 1-4.8 0H5a1 1 0 0 1-1-1v-4.9a2 2 0 0 1 1.3-1.9Zm2.2-.2h9l-1.1-3a.8.8 0 0 0-.7-.5H9.3a.8.8 0 0 0-.7.5ZM7 13.2a1.2 1.2 0 1 0 0 2.4 1.2 1.2 0 0 0 0-2.4Zm10 0a1.2 1.2 0 1 0 0 2.4 1.2 1.2 0 0 0 0-2.4Z"/>' +
+  '</svg>';
+
+/** The frame every page shares: brand bar, one card, no scripts, one external stylesheet. */
+function layout(page: PageContext, title: string, content: string): string {
+  const { lang, texts } = page;
+  return `<!doctype html>
+<html lang="${lang}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex, nofollow">
+<meta name="referrer" content="no-referrer">
+<title>${escapeHtml(title)} – Roadpass</title>
+<link rel="stylesheet" href="${escapeHtml(page.stylesheetUrl)}">
+</head>
+<body>
+<header class="brand-bar">
+<div class="brand">
+<span class="brand-icon">${carIcon}</span>
+<div>
+<p class="brand-name">Roadpass</p>
+<p class="tagline">${escapeHtml(texts.tagline)}</p>
+</div>
+</div>
+</header>
+<main id="main">
+<div class="card">
+${content}
+</div>
+</main>
+</body>
+</html>
+`;
+}
+
+export interface LoginFormState {
+  /** Where the form posts to. */
+  action: string;
+  /** The e-mail to show in the field (what the customer typed, or the login_hint). */
+  email: string;
+  fieldErrors?: { email?: string; password?: string };
+  /** A message about the whole form (wrong credentials, too many attempts). */
+  formError?: string;
+  /** The e-mail and password were rejected: both fields are marked invalid. */
+  credentialsRejected?: boolean;
+}
+
+/**
+ * The sign-in form. Errors are announced (role="alert") and tied to their fields with
+ * aria-describedby; the first field that needs attention gets the focus (autofocus, no script).
+ */
+export function loginPage(page: PageContext, state: LoginFormState): string {
+  const { texts } = page;
+  const fieldErrors = state.fieldErrors ?? {};
+  // A missing field first; otherwise the password when the e-mail is already filled in (after
+  // rejected credentials the e-mail is kept and the password must be typed again).
+  const focus: 'email' | 'password' = fieldErrors.email
+    ? 'email'
+    : fieldErrors.password || state.email
+      ? 'password'
+      : 'email';
+
+  const field = (name: 'email' | 'password') => {
+    const error = fieldErrors[name];
+    const describedBy = [error ? `${name}-error` : undefined, state.formError ? 'form-error' : undefined]
+      .filter(Boolean)
+      .join(' ');
+    const invalid = Boolean(error) || Boolean(state.credentialsRejected);
+    const attributes = [
+      `id="${name}"`,
+      `name="${name}"`,
+      name === 'email'
+        ? `type="email" autocomplete="username" inputmode="email" autocapitalize="none" spellcheck="false" maxlength="254" value="${escapeHtml(state.email)}"`
+        : 'type="password" autocomplete="current-password" maxlength="1024"',
+      'required',
+      invalid ? 'aria-invalid="true"' : '',
+      describedBy ? `aria-describedby="${describedBy}"` : '',
+      focus === name ? 'autofocus' : '',
+    ]
+      .filter(Boolean)
+      .join(' ');
+    const label = name === 'email' ? texts.emailLabel : texts.passwordLabel;
+    return `<div class="field">
+<label for="${name}">${escapeHtml(label)}</label>
+<input ${attributes}>
+${error ? `<p class="field-error" id="${name}-error" role="alert">${escapeHtml(error)}</p>` : ''}
+</div>`;
+  };
+
+  return layout(
+    page,
+    texts.heading,
+    `<h1>${escapeHtml(texts.heading)}</h1>
+<p class="intro">${escapeHtml(texts.intro)}</p>
+${state.formError ? `<div class="alert" id="form-error" role="alert">${escapeHtml(state.formError)}</div>` : ''}
+<form method="post" action="${escapeHtml(state.action)}" novalidate>
+${field('email')}
+${field('password')}
+<div class="actions">
+<button type="submit" class="button">${escapeHtml(texts.submit)}</button>
+</div>
+</form>`,
+  );
+}
+
+/** A translated error page: what happened in plain words, a way back, no internal details. */
+export function errorPage(page: PageContext, message: string, appUrl: string): string {
+  const { texts } = page;
+  return layout(
+    page,
+    texts.errorTitle,
+    `<h1>${escapeHtml(texts.errorTitle)}</h1>
+<p class="intro">${escapeHtml(message)}</p>
+<div class="actions">
+<a class="button" href="${escapeHtml(appUrl)}">${escapeHtml(texts.backToApp)}</a>
+</div>`,
+  );
+}
+
+/**
+ * Shown only when a logout request cannot prove it comes from the signed-in customer's app (no
+ * valid id_token_hint): the provider's hidden form plus two choices.
+ */
+export function logoutConfirmPage(page: PageContext, providerForm: string, appUrl: string): string {
+  const { texts } = page;
+  return layout(
+    page,
+    texts.logoutTitle,
+    `<h1>${escapeHtml(texts.logoutTitle)}</h1>
+<p class="intro">${escapeHtml(texts.logoutQuestion)}</p>
+${providerForm}
+<div class="actions">
+<button type="submit" class="button" form="op.logoutForm" name="logout" value="yes" autofocus>${escapeHtml(texts.logoutConfirm)}</button>
+<a class="button button-secondary" href="${escapeHtml(appUrl)}">${escapeHtml(texts.logoutCancel)}</a>
+</div>`,
+  );
+}
+
+/** After a logout that named no post_logout_redirect_uri. */
+export function loggedOutPage(page: PageContext, appUrl: string): string {
+  const { texts } = page;
+  return layout(
+    page,
+    texts.loggedOutTitle,
+    `<h1>${escapeHtml(texts.loggedOutTitle)}</h1>
+<p class="intro">${escapeHtml(texts.loggedOutText)}</p>
+<div class="actions">
+<a class="button" href="${escapeHtml(appUrl)}">${escapeHtml(texts.signInAgain)}</a>
+</div>`,
+  );
+}

@@ -1,0 +1,327 @@
+import type { EventEmitter } from 'node:events';
+import type { FastifyBaseLogger } from 'fastify';
+import Provider, {
+  errors,
+  type Adapter,
+  type ClientMetadata,
+  type Configuration,
+  type JWKS,
+  type KoaContextWithOIDC,
+} from 'oidc-provider';
+import { languages } from '@roadpass/contracts';
+import type { AppConfig } from '../config.js';
+import type { CustomerRepository } from '../modules/customers/customer-repository.js';
+import { negotiateLanguage, type LoginTexts } from './login-texts.js';
+import { errorPage, loggedOutPage, logoutConfirmPage, type PageContext } from './pages.js';
+import type { PrivateJwks } from './provider-keys.js';
+import { SIGNING_ALG } from './provider-keys.js';
+import { issuerOf, loginPagePath, protocolRoutes, REALM_PATH } from './realm.js';
+
+/** Scopes the portal client may ask for; its grant is given them without a consent screen. */
+const FIRST_PARTY_SCOPE = 'openid profile email';
+/** Scopes an access token for the customer API may carry (Keycloak puts the OIDC scopes there too). */
+const CUSTOMER_API_SCOPE = 'openid profile email';
+
+export interface ProviderDependencies {
+  config: AppConfig;
+  customers: CustomerRepository;
+  adapter: (kind: string) => Adapter;
+  signingKeys: PrivateJwks;
+  cookieKeys: string[];
+  texts: LoginTexts;
+  stylesheetUrl: string;
+  log: FastifyBaseLogger;
+}
+
+const epochNow = () => Math.floor(Date.now() / 1000);
+
+/**
+ * The oidc-provider instance of the customer realm. Every choice here is one the product needs:
+ * one public first-party client with PKCE, JWT access tokens for the customer API (resource
+ * indicators with a default resource), rotating refresh tokens, own pages, database storage.
+ */
+export function createProvider(deps: ProviderDependencies): Provider {
+  const { config, customers, texts, log } = deps;
+  const audience = config.accessTokenAudience;
+  if (!audience) throw new Error('The embedded identity provider needs config.accessTokenAudience');
+  const issuer = issuerOf(config.publicUrl);
+  const appUrl = `${config.publicUrl}/`;
+  const secure = config.publicUrl.startsWith('https:');
+  const firstPartyClients = new Set([config.oidcClientId]);
+
+  const pageFor = (ctx: KoaContextWithOIDC): PageContext => {
+    const lang = negotiateLanguage(ctx.oidc?.params?.ui_locales, ctx.get('accept-language') || undefined);
+    return { lang, texts: texts[lang], stylesheetUrl: deps.stylesheetUrl };
+  };
+
+  const portalClient: ClientMetadata = {
+    client_id: config.oidcClientId,
+    client_name: 'Roadpass',
+    application_type: 'web',
+    token_endpoint_auth_method: 'none',
+    grant_types: ['authorization_code', 'refresh_token'],
+    response_types: ['code'],
+    redirect_uris: [`${config.publicUrl}/login/callback`],
+    post_logout_redirect_uris: [`${config.publicUrl}/`],
+    scope: FIRST_PARTY_SCOPE,
+    id_token_signed_response_alg: SIGNING_ALG,
+  };
+
+  const longCookie = { httpOnly: true, sameSite: 'lax', secure, signed: true, path: REALM_PATH } as const;
+
+  /** Removes every token of a grant and the grant itself (what the provider's own logout does). */
+  async function revokeGrant(provider: Provider, grantId: string): Promise<void> {
+    await Promise.all([
+      provider.AccessToken.revokeByGrantId(grantId),
+      provider.RefreshToken.revokeByGrantId(grantId),
+      provider.AuthorizationCode.revokeByGrantId(grantId),
+    ]);
+    const grant = await provider.Grant.find(grantId);
+    await grant?.destroy();
+  }
+
+  /**
+   * RP-initiated logout without a confirmation page when the request proves it comes from the
+   * signed-in customer's app: a valid id_token_hint (signature checked by the provider before this
+   * runs) for the same account as the session. Ends the session like the provider's confirm step
+   * (grants revoked, session destroyed, cookie cleared) and redirects to the registered
+   * post_logout_redirect_uri (with state), or to the "signed out" page.
+   */
+  async function logoutSource(ctx: KoaContextWithOIDC, form: string): Promise<void> {
+    const { session, client, provider } = ctx.oidc;
+    const hint = ctx.oidc.entities.IdTokenHint;
+    if (
+      !session ||
+      !client ||
+      !hint ||
+      typeof hint.payload.sub !== 'string' ||
+      hint.payload.sub !== session.accountId
+    ) {
+      ctx.type = 'html';
+      ctx.body = logoutConfirmPage(pageFor(ctx), form, appUrl);
+      return;
+    }
+    const state = (session.state ?? {}) as { postLogoutRedirectUri?: string; state?: string };
+    const authorizations = Object.values(session.authorizations ?? {}) as {
+      grantId?: string;
+      persistsLogout?: boolean;
+    }[];
+    for (const { grantId, persistsLogout } of authorizations) {
+      if (grantId && !persistsLogout) await revokeGrant(provider, grantId);
+    }
+    await session.destroy();
+    ctx.cookies.set(provider.cookieName('session'), null, longCookie);
+    let target = ctx.oidc.urlFor('end_session_success');
+    if (state.postLogoutRedirectUri) {
+      const url = new URL(state.postLogoutRedirectUri);
+      if (state.state != null) url.searchParams.set('state', state.state);
+      target = url.href;
+    }
+    provider.emit('end_session.success', ctx);
+    ctx.status = 303;
+    ctx.redirect(target);
+  }
+
+  const configuration: Configuration = {
+    adapter: deps.adapter,
+    jwks: deps.signingKeys as unknown as JWKS,
+    clients: [portalClient],
+    // More clients (e.g. the rental system's service account with client_credentials and
+    // client_secret_basic/private_key_jwt) go here; enable features.clientCredentials for them.
+    routes: protocolRoutes,
+    responseTypes: ['code'],
+    pkce: { required: () => true },
+    allowOmittingSingleRegisteredRedirectUri: false,
+    scopes: ['openid', 'offline_access', 'profile', 'email'],
+    claims: {
+      acr: null,
+      sid: null,
+      auth_time: null,
+      iss: null,
+      openid: ['sub'],
+      profile: ['name', 'given_name', 'family_name', 'middle_name', 'preferred_username', 'locale'],
+      email: ['email'],
+    },
+    // The access token is bound to the customer API, so userinfo refuses it: profile claims travel in
+    // the ID token instead.
+    conformIdTokenClaims: false,
+    discovery: { ui_locales_supported: [...languages] },
+
+    async findAccount(ctx, sub, token) {
+      const customer = await customers.findById(sub);
+      if (!customer) return undefined;
+      // oidc-provider records the session id (sid) on a code only for clients with back-channel
+      // logout; the customer API and Keycloak clients expect it in every token. The code or refresh
+      // token being exchanged is loaded here before the new tokens copy its sid, so it is set here.
+      if (
+        token &&
+        (token.kind === 'AuthorizationCode' || token.kind === 'RefreshToken') &&
+        !token.sid &&
+        token.sessionUid
+      ) {
+        const session = await ctx.oidc.provider.Session.findByUid(token.sessionUid);
+        const sid = token.clientId ? session?.sidFor(token.clientId) : undefined;
+        if (sid) token.sid = sid;
+      }
+      return {
+        accountId: customer.id,
+        legalEntityId: customer.legal_entity_id,
+        claims: () => ({
+          sub: customer.id,
+          name: [customer.first_name, customer.middle_name, customer.last_name].filter(Boolean).join(' '),
+          given_name: customer.first_name,
+          family_name: customer.last_name,
+          ...(customer.middle_name ? { middle_name: customer.middle_name } : {}),
+          preferred_username: customer.email,
+          email: customer.email,
+          locale: customer.language.replace('_', '-'),
+        }),
+      };
+    },
+
+    /** Keycloak-shaped claims of spec §3 in every customer access token. */
+    async extraTokenClaims(ctx, token) {
+      if (token.kind !== 'AccessToken' || !token.accountId) return undefined;
+      const account = ctx?.oidc?.entities.Account;
+      const legalEntity =
+        account?.accountId === token.accountId && typeof account.legalEntityId === 'number'
+          ? account.legalEntityId
+          : (await customers.findById(token.accountId))?.legal_entity_id;
+      return {
+        sid: token.sid,
+        azp: token.clientId,
+        realm_access: { roles: [] },
+        resource_access: {},
+        ...(legalEntity === undefined ? {} : { legal_entity: legalEntity }),
+      };
+    },
+
+    /** First-party client: the grant is given without a consent screen (and kept current). */
+    async loadExistingGrant(ctx) {
+      const { client, session, account, provider } = ctx.oidc;
+      if (!client || !session || !account) return undefined;
+      const grantId = ctx.oidc.result?.consent?.grantId ?? session.grantIdFor(client.clientId);
+      let grant = grantId ? await provider.Grant.find(grantId) : undefined;
+      if (!firstPartyClients.has(client.clientId)) return grant;
+      if (!grant || grant.accountId !== account.accountId) {
+        grant = new provider.Grant({ clientId: client.clientId, accountId: account.accountId });
+      }
+      grant.addOIDCScope(FIRST_PARTY_SCOPE);
+      grant.addResourceScope(audience, CUSTOMER_API_SCOPE);
+      await grant.save();
+      return grant;
+    },
+
+    // Refresh tokens for the portal client without offline_access; they still end with the session.
+    issueRefreshToken: async (_ctx, client, code) =>
+      client.grantTypeAllowed('refresh_token') &&
+      (firstPartyClients.has(client.clientId) || code.scopes.has('offline_access')),
+    expiresWithSession: async (_ctx, code) => !code.scopes.has('offline_access'),
+    // Every use rotates; presenting an already rotated token revokes the whole grant.
+    rotateRefreshToken: true,
+
+    ttl: {
+      AccessToken: (_ctx, token) => token.resourceServer?.accessTokenTTL ?? config.accessTokenTtlSeconds,
+      ClientCredentials: (_ctx, token) =>
+        token.resourceServer?.accessTokenTTL ?? config.accessTokenTtlSeconds,
+      AuthorizationCode: 60,
+      IdToken: config.accessTokenTtlSeconds,
+      Interaction: 60 * 60,
+      Session: config.sessionTtlSeconds,
+      Grant: config.sessionTtlSeconds,
+      // A rotated refresh token never outlives its grant (renewed at each interactive sign-in).
+      RefreshToken: (ctx) => {
+        const grantExp = ctx?.oidc?.entities.Grant?.exp;
+        const grantLeft = typeof grantExp === 'number' ? grantExp - epochNow() : Infinity;
+        return Math.max(1, Math.min(config.refreshTokenTtlSeconds, grantLeft));
+      },
+    },
+
+    cookies: {
+      names: {
+        session: 'roadpass_idp_session',
+        interaction: 'roadpass_idp_interaction',
+        resume: 'roadpass_idp_resume',
+      },
+      long: longCookie,
+      // No path here: the provider scopes these to the interaction and resume URLs itself.
+      short: { httpOnly: true, sameSite: 'lax', secure, signed: true },
+      keys: deps.cookieKeys,
+    },
+
+    interactions: {
+      url: (_ctx, interaction) => loginPagePath(interaction.uid),
+    },
+
+    clientBasedCORS: (_ctx, origin) => origin === new URL(config.publicUrl).origin,
+
+    features: {
+      devInteractions: { enabled: false },
+      dPoP: { enabled: false },
+      pushedAuthorizationRequests: { enabled: false },
+      userinfo: { enabled: true },
+      revocation: {
+        enabled: true,
+        allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId,
+      },
+      rpInitiatedLogout: {
+        enabled: true,
+        logoutSource,
+        postLogoutSuccessSource: (ctx) => {
+          ctx.type = 'html';
+          ctx.body = loggedOutPage(pageFor(ctx), appUrl);
+        },
+      },
+      resourceIndicators: {
+        enabled: true,
+        // A client that names no resource gets a token for the customer API …
+        defaultResource: (_ctx, _client, oneOf) =>
+          oneOf ? (oneOf.includes(audience) ? audience : oneOf) : audience,
+        // … also at the token endpoint, even with the openid scope.
+        useGrantedResource: () => true,
+        getResourceServerInfo: (_ctx, resourceIndicator) => {
+          if (resourceIndicator !== audience) throw new errors.InvalidTarget();
+          return {
+            scope: CUSTOMER_API_SCOPE,
+            audience,
+            accessTokenTTL: config.accessTokenTtlSeconds,
+            accessTokenFormat: 'jwt',
+            jwt: { sign: { alg: SIGNING_ALG } },
+          };
+        },
+      },
+    },
+
+    renderError(ctx, out, error) {
+      const page = pageFor(ctx);
+      const expired = error instanceof errors.SessionNotFound;
+      log.info({ error: out.error, description: out.error_description }, 'identity provider error page');
+      ctx.type = 'html';
+      ctx.body = errorPage(page, expired ? page.texts.sessionExpired : page.texts.errorText, appUrl);
+    },
+  };
+
+  const provider = new Provider(issuer, configuration);
+
+  // The provider's own diagnostics go to the Fastify logger (never tokens or passwords). Koa's 'error'
+  // and the provider's error events are not all in its typed event map, hence the plain emitter.
+  const events = provider as unknown as EventEmitter;
+  events.on('server_error', (_ctx: unknown, err: Error) => log.error({ err }, 'identity provider error'));
+  events.on('error', (err: Error) => log.error({ err }, 'identity provider error'));
+  for (const event of [
+    'authorization.error',
+    'grant.error',
+    'end_session.error',
+    'end_session_confirm.error',
+    'revocation.error',
+    'userinfo.error',
+  ]) {
+    events.on(event, (_ctx: unknown, err: { error?: string; error_description?: string }) =>
+      log.info(
+        { event, error: err.error, description: err.error_description },
+        'identity provider refused a request',
+      ),
+    );
+  }
+  return provider;
+}

@@ -1,0 +1,81 @@
+import { calculateJwkThumbprint, exportJWK, generateKeyPair, type JWK } from 'jose';
+import type { Db } from '../db/database.js';
+import { getOrCreateSecret, randomSecret } from '../lib/app-secrets.js';
+
+/** Names of the rows in app_secrets. */
+export const SIGNING_KEYS_SECRET = 'oidc-signing-jwks';
+export const COOKIE_KEYS_SECRET = 'oidc-cookie-keys';
+
+/** The algorithm of ID tokens and JWT access tokens (Keycloak's default too). */
+export const SIGNING_ALG = 'RS256';
+
+export interface PrivateJwks {
+  keys: JWK[];
+}
+
+/** A new RSA signing key as a private JWK, identified by its RFC 7638 thumbprint. */
+async function newSigningKey(): Promise<JWK> {
+  const { privateKey } = await generateKeyPair(SIGNING_ALG, { modulusLength: 2048, extractable: true });
+  const jwk = await exportJWK(privateKey);
+  return { ...jwk, kid: await calculateJwkThumbprint(jwk), alg: SIGNING_ALG, use: 'sig' };
+}
+
+function parseJwks(value: string): PrivateJwks {
+  const parsed = JSON.parse(value) as unknown;
+  if (!parsed || typeof parsed !== 'object' || !Array.isArray((parsed as PrivateJwks).keys)) {
+    throw new Error(`app_secrets.${SIGNING_KEYS_SECRET} is not a JSON Web Key Set`);
+  }
+  return parsed as PrivateJwks;
+}
+
+/**
+ * The provider's private signing keys: created once, stored in app_secrets, then read by every
+ * instance and every restart (insert … on conflict do nothing, then select, so concurrent first
+ * starts agree on one key set). The first key signs; later ones only verify (rotation: add the new
+ * key at the end, restart all instances, move it to the front, restart again).
+ */
+export async function loadSigningKeys(db: Db): Promise<PrivateJwks> {
+  const value = await getOrCreateSecret(db, SIGNING_KEYS_SECRET, async () =>
+    JSON.stringify({ keys: [await newSigningKey()] }),
+  );
+  return parseJwks(value);
+}
+
+/** Cookie signing keys (Keygrip order: the first signs, all verify), shared like the signing keys. */
+export async function loadCookieKeys(db: Db): Promise<string[]> {
+  const value = await getOrCreateSecret(db, COOKIE_KEYS_SECRET, () => JSON.stringify([randomSecret(32)]));
+  const keys = JSON.parse(value) as unknown;
+  if (
+    !Array.isArray(keys) ||
+    keys.length === 0 ||
+    !keys.every((k) => typeof k === 'string' && k.length >= 32)
+  ) {
+    throw new Error(
+      `app_secrets.${COOKIE_KEYS_SECRET} must be a JSON array of strings of at least 32 characters`,
+    );
+  }
+  return keys as string[];
+}
+
+/** The public half of each key (what /certs publishes and the API verifies access tokens with). */
+export function publicJwksOf(jwks: PrivateJwks): { keys: JWK[] } {
+  return {
+    keys: jwks.keys.map(({ kty, kid, alg, use, n, e, crv, x, y }) => {
+      const key: Record<string, string> = {};
+      for (const [name, value] of Object.entries({ kty, kid, alg, use, n, e, crv, x, y })) {
+        if (typeof value === 'string') key[name] = value;
+      }
+      return key as JWK;
+    }),
+  };
+}
+
+/** Reads the current public keys from the database (sees keys added by other instances). */
+export async function loadPublicJwks(db: Db): Promise<{ keys: JWK[] }> {
+  const row = await db
+    .selectFrom('app_secrets')
+    .select('value')
+    .where('name', '=', SIGNING_KEYS_SECRET)
+    .executeTakeFirstOrThrow();
+  return publicJwksOf(parseJwks(row.value));
+}

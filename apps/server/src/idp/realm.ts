@@ -1,0 +1,27 @@
+/**
+ * Where the embedded identity provider lives: Keycloak's layout for a realm named "customer", so the
+ * web app (and any Keycloak client library) talks to it exactly as to a Keycloak realm.
+ */
+export const REALM_PATH = '/auth/realms/customer';
+
+/** oidc-provider endpoint paths, relative to the realm. */
+export const protocolRoutes = {
+  authorization: '/protocol/openid-connect/auth',
+  token: '/protocol/openid-connect/token',
+  end_session: '/protocol/openid-connect/logout',
+  userinfo: '/protocol/openid-connect/userinfo',
+  jwks: '/protocol/openid-connect/certs',
+  revocation: '/protocol/openid-connect/revoke',
+  introspection: '/protocol/openid-connect/token/introspect',
+} as const;
+
+/** Paths under the realm that the provider (Koa) answers; everything else under it is Fastify's. */
+export const providerPathPrefixes = ['/protocol/openid-connect/', '/.well-known/'] as const;
+
+/** The sign-in page of one interaction (the provider redirects here with the interaction cookie). */
+export const loginPagePath = (uid: string) => `${REALM_PATH}/login-actions/${encodeURIComponent(uid)}`;
+export const LOGIN_PAGE_ROUTE = `${REALM_PATH}/login-actions/:uid`;
+
+export const STYLESHEET_PATH = `${REALM_PATH}/resources/login.css`;
+
+export const issuerOf = (publicUrl: string) => `${publicUrl}${REALM_PATH}`;

@@ -1,0 +1,69 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/database.js';
+import type { CustomerRow, CustomerUpdate, NewCustomerRow } from '../../db/schema.js';
+import { decoyPasswordHash, hashPassword, verifyPassword } from '../../lib/password-hash.js';
+
+export type Customer = Omit<CustomerRow, 'password_hash'>;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export interface NewCustomer extends Omit<NewCustomerRow, 'password_hash' | 'id'> {
+  password: string;
+}
+
+export interface CustomerRepository {
+  findById(id: string): Promise<Customer | undefined>;
+  findByEmail(email: string): Promise<Customer | undefined>;
+  /** The customer whose e-mail and password match, else undefined; takes as long either way. */
+  verifyCredentials(email: string, password: string): Promise<Customer | undefined>;
+  create(customer: NewCustomer): Promise<Customer>;
+  update(id: string, changes: CustomerUpdate): Promise<Customer>;
+}
+
+function withoutHash(row: CustomerRow): Customer {
+  const { password_hash: _hash, ...customer } = row;
+  return customer;
+}
+
+export function createCustomerRepository(db: Db): CustomerRepository {
+  const byEmail = (email: string) =>
+    db
+      .selectFrom('customers')
+      .selectAll()
+      .where(sql<string>`lower(email)`, '=', email.trim().toLowerCase())
+      .executeTakeFirst();
+
+  return {
+    async findById(id) {
+      if (!UUID.test(id)) return undefined;
+      const row = await db.selectFrom('customers').selectAll().where('id', '=', id).executeTakeFirst();
+      return row && withoutHash(row);
+    },
+    async findByEmail(email) {
+      const row = await byEmail(email);
+      return row && withoutHash(row);
+    },
+    async verifyCredentials(email, password) {
+      const row = email.length <= 254 ? await byEmail(email) : undefined;
+      const ok = await verifyPassword(password, row?.password_hash ?? (await decoyPasswordHash()));
+      return row && ok ? withoutHash(row) : undefined;
+    },
+    async create({ password, ...customer }) {
+      const row = await db
+        .insertInto('customers')
+        .values({ ...customer, email: customer.email.trim(), password_hash: await hashPassword(password) })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return withoutHash(row);
+    },
+    async update(id, changes) {
+      const row = await db
+        .updateTable('customers')
+        .set({ ...changes, updated_at: new Date() })
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return withoutHash(row);
+    },
+  };
+}

@@ -1,0 +1,52 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { FastifyPluginAsync } from 'fastify';
+import fastifyStatic from '@fastify/static';
+import { apiErrorCodes } from '@roadpass/contracts';
+
+/** The app's own addresses (product decisions §2): these get index.html, everything else a 404. */
+const appAddresses = [
+  /^\/$/,
+  /^\/login\/callback\/?$/,
+  /^\/[A-Z]{2}\/[a-z]{2}\/myaccount(\/.*)?$/,
+  /^\/customer\/loyalty-ui(\/.*)?$/,
+  /^\/newsletter\/unsubscribe\/[^/]+\/?$/,
+  /^\/web\/payment\/customer\/payment-profiles\/?$/,
+];
+
+export function isAppAddress(pathname: string): boolean {
+  return appAddresses.some((pattern) => pattern.test(pathname));
+}
+
+/**
+ * Serves the built web app: hashed assets cached for a year, index.html never cached, and the SPA
+ * fallback for the app's addresses. Unknown paths get a JSON 404.
+ */
+export const webAppRoutes: FastifyPluginAsync<{ webDistDir: string }> = async (app, { webDistDir }) => {
+  const hasBuild = existsSync(path.join(webDistDir, 'index.html'));
+  if (!hasBuild)
+    app.log.warn({ webDistDir }, 'web app build not found: run `npm run build` to serve the app');
+  else {
+    await app.register(fastifyStatic, {
+      root: webDistDir,
+      index: false,
+      wildcard: false,
+      setHeaders(reply, filePath) {
+        const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
+        reply.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+  }
+
+  app.setNotFoundHandler(async (request, reply) => {
+    const pathname = request.url.split('?')[0]!;
+    if (hasBuild && (request.method === 'GET' || request.method === 'HEAD') && isAppAddress(pathname)) {
+      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    }
+    return reply.status(404).send({
+      status: 404,
+      code: apiErrorCodes.notFound,
+      message: `No such address: ${request.method} ${pathname}`,
+    });
+  });
+};

@@ -1,0 +1,47 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import fp from 'fastify-plugin';
+import { apiErrorCodes, CSRF_HEADER } from '@roadpass/contracts';
+import { getOrCreateSecret, randomSecret } from '../lib/app-secrets.js';
+import { ApiError } from '../lib/api-error.js';
+
+const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const headerName = CSRF_HEADER.toLowerCase();
+
+/**
+ * The anti-forgery token of spec §7: sent in X-CSRF-TOKEN on every GET under /api of a signed-in
+ * customer, required with the same value on every POST, PUT, PATCH and DELETE (403 otherwise).
+ * It is an HMAC of the customer and session, so every instance can check it without shared state.
+ */
+export default fp(
+  async (app) => {
+    const key = await getOrCreateSecret(app.db, 'anti-forgery-key', () => randomSecret());
+    const tokenFor = (customerId: string, sessionId = '') =>
+      createHmac('sha256', key).update(`${customerId}.${sessionId}`).digest('base64url');
+
+    app.addHook('onRequest', async (request, reply) => {
+      const customer = request.customer;
+      if (!customer) return;
+      const expected = tokenFor(customer.customerId, customer.sessionId);
+      if (request.method === 'GET' || request.method === 'HEAD') {
+        reply.header(CSRF_HEADER, expected);
+        return;
+      }
+      if (!UNSAFE.has(request.method)) return;
+      const sent = request.headers[headerName];
+      const ok =
+        typeof sent === 'string' &&
+        sent.length === expected.length &&
+        timingSafeEqual(Buffer.from(sent), Buffer.from(expected));
+      if (!ok) {
+        throw new ApiError(403, apiErrorCodes.csrfInvalid, `The ${CSRF_HEADER} header is missing or wrong`, [
+          {
+            field: CSRF_HEADER,
+            rule: sent ? 'match' : 'required',
+            message: `Send the ${CSRF_HEADER} value of the last GET response`,
+          },
+        ]);
+      }
+    });
+  },
+  { name: 'anti-forgery', dependencies: ['database', 'customer-auth'] },
+);

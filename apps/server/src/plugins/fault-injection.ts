@@ -1,0 +1,62 @@
+import fp from 'fastify-plugin';
+import Type from 'typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { apiErrorCodes } from '@roadpass/contracts';
+
+const Fault = Type.Object(
+  {
+    method: Type.Optional(
+      Type.Union([
+        Type.Literal('GET'),
+        Type.Literal('POST'),
+        Type.Literal('PUT'),
+        Type.Literal('PATCH'),
+        Type.Literal('DELETE'),
+      ]),
+    ),
+    /** A request whose path starts with this fails. */
+    pathPrefix: Type.String({ minLength: 1, maxLength: 500, pattern: '^/' }),
+    status: Type.Integer({ minimum: 400, maximum: 599 }),
+    /** How many requests fail before the fault clears itself; 0 means until removed. */
+    times: Type.Integer({ minimum: 0, maximum: 1000, default: 0 }),
+  },
+  { additionalProperties: false },
+);
+type Fault = Type.Static<typeof Fault>;
+
+/**
+ * Test mode only (NODE_ENV=test and FAULT_INJECTION=true): lets browser tests make chosen calls
+ * fail, e.g. the login-status call answering 500. Never registered otherwise.
+ */
+export default fp(
+  async (app) => {
+    const faults: (Fault & { remaining: number })[] = [];
+    const api = app.withTypeProvider<TypeBoxTypeProvider>();
+
+    api.post('/__test__/faults', { schema: { body: Fault } }, async (request, reply) => {
+      faults.push({ ...request.body, remaining: request.body.times || Infinity });
+      return reply.status(204).send();
+    });
+    api.delete('/__test__/faults', async (_request, reply) => {
+      faults.length = 0;
+      return reply.status(204).send();
+    });
+
+    app.addHook('onRequest', async (request, reply) => {
+      if (request.url.startsWith('/__test__/')) return;
+      const path = request.url.split('?')[0]!;
+      const fault = faults.find(
+        (f) => path.startsWith(f.pathPrefix) && (!f.method || f.method === request.method),
+      );
+      if (!fault) return;
+      fault.remaining -= 1;
+      if (fault.remaining <= 0) faults.splice(faults.indexOf(fault), 1);
+      return reply.status(fault.status).send({
+        status: fault.status,
+        code: apiErrorCodes.faultInjected,
+        message: 'Fault injected by a test',
+      });
+    });
+  },
+  { name: 'fault-injection' },
+);

@@ -1,0 +1,38 @@
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../app.js';
+import { loadConfig, type AppConfig } from '../config.js';
+import type { Db } from '../db/database.js';
+import { createTestDatabase } from './test-database.js';
+
+export interface TestApp {
+  app: FastifyInstance;
+  db: Db;
+  config: AppConfig;
+  close(): Promise<void>;
+}
+
+/** The test configuration: what production would use, with test mode, demo data and short logs. */
+export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
+  return {
+    ...loadConfig({ NODE_ENV: 'test', PUBLIC_URL: 'http://localhost:8080', LOG_LEVEL: 'warn' }),
+    ...overrides,
+  };
+}
+
+/** Builds the real app on a fresh database (demo customers seeded), ready for `app.inject`. */
+export async function createTestApp(overrides: Partial<AppConfig> = {}, existingDb?: Db): Promise<TestApp> {
+  const config = testConfig(overrides);
+  const database = existingDb ? undefined : await createTestDatabase();
+  const db = existingDb ?? database!.db;
+  const app = await buildApp(config, { db });
+  await app.ready();
+  return {
+    app,
+    db,
+    config,
+    async close() {
+      await app.close();
+      await database?.drop();
+    },
+  };
+}

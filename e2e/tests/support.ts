@@ -1,0 +1,31 @@
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
+
+export const DEMO_PASSWORD = 'Demo-2026!';
+
+/** Signs in on the identity provider's login page (the app sends the browser there). */
+export async function signInOnLoginPage(page: Page, email: string, password = DEMO_PASSWORD): Promise<void> {
+  await expect(page).toHaveURL(/\/auth\/realms\/customer\//);
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/** Opens the app and signs in; resolves on the account home. */
+export async function openSignedIn(page: Page, email: string, path = '/'): Promise<void> {
+  await page.goto(path);
+  await signInOnLoginPage(page, email);
+  await expect(page).toHaveURL(/\/[A-Z]{2}\/[a-z]{2}\/myaccount$/);
+}
+
+/** Makes the server fail requests whose path starts with `pathPrefix` (test mode only). */
+export async function injectFault(
+  request: APIRequestContext,
+  fault: { pathPrefix: string; status: number; times?: number; method?: string },
+): Promise<void> {
+  const res = await request.post('/__test__/faults', { data: { times: 0, ...fault } });
+  expect(res.status()).toBe(204);
+}
+
+export async function clearFaults(request: APIRequestContext): Promise<void> {
+  await request.delete('/__test__/faults');
+}

@@ -1,0 +1,93 @@
+#!/usr/bin/env node
+// Runs every check and test suite of the repository and ends with one line: "N passed, N failed".
+// Order: build (the browser tests run the built app), lint and types, unit and server suites
+// (Vitest), browser suite (Playwright). Exits non-zero when anything failed.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..');
+const reports = path.join(root, '.reports');
+rmSync(reports, { recursive: true, force: true });
+mkdirSync(reports, { recursive: true });
+
+const results = [];
+let failedSteps = 0;
+
+function run(title, command, args, env = {}) {
+  console.log(`\n=== ${title}: ${command} ${args.join(' ')}`);
+  const started = Date.now();
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  console.log(
+    `=== ${title}: ${result.status === 0 ? 'ok' : `FAILED (exit ${result.status ?? result.signal})`} in ${seconds} s`,
+  );
+  return result.status === 0;
+}
+
+function step(title, command, args) {
+  if (!run(title, command, args)) failedSteps += 1;
+}
+
+function vitestSuite(name, dir) {
+  const out = path.join(reports, `${name}.json`);
+  const ok = run(`tests: ${name}`, 'npx', [
+    'vitest',
+    'run',
+    '--root',
+    dir,
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile=${out}`,
+  ]);
+  if (!existsSync(out))
+    return results.push({ name, passed: 0, failed: 1, note: 'suite crashed before reporting' });
+  const report = JSON.parse(readFileSync(out, 'utf8'));
+  const failed = report.numFailedTests + (ok || report.numFailedTests > 0 ? 0 : 1);
+  results.push({
+    name,
+    passed: report.numPassedTests,
+    failed,
+    skipped: report.numPendingTests + report.numTodoTests,
+  });
+}
+
+function playwrightSuite() {
+  const out = path.join(reports, 'e2e.json');
+  const ok = run(
+    'tests: browser (Playwright, Chromium)',
+    'npx',
+    ['playwright', 'test', '--config', 'e2e/playwright.config.ts'],
+    {
+      PLAYWRIGHT_JSON_OUTPUT_NAME: out,
+    },
+  );
+  if (!existsSync(out))
+    return results.push({ name: 'e2e', passed: 0, failed: 1, note: 'suite crashed before reporting' });
+  const { stats } = JSON.parse(readFileSync(out, 'utf8'));
+  const failed = stats.unexpected + (ok || stats.unexpected > 0 ? 0 : 1);
+  results.push({ name: 'e2e', passed: stats.expected + stats.flaky, failed, skipped: stats.skipped });
+}
+
+step('build', 'npm', ['run', 'build']);
+step('lint', 'npm', ['run', 'lint']);
+step('typecheck', 'npm', ['run', 'typecheck']);
+vitestSuite('contracts', 'packages/contracts');
+vitestSuite('server', 'apps/server');
+vitestSuite('web', 'apps/web');
+playwrightSuite();
+step('bundle size budget', 'npm', ['run', 'size']);
+
+console.log('\nSummary');
+for (const r of results) {
+  console.log(
+    `  ${r.name.padEnd(10)} ${r.passed} passed, ${r.failed} failed${r.skipped ? `, ${r.skipped} skipped` : ''}${r.note ? ` (${r.note})` : ''}`,
+  );
+}
+if (failedSteps)
+  console.log(`  ${failedSteps} check step(s) failed (build, lint, types or size): counted as failures`);
+const passed = results.reduce((n, r) => n + r.passed, 0);
+const failed = results.reduce((n, r) => n + r.failed, 0) + failedSteps;
+const skipped = results.reduce((n, r) => n + (r.skipped ?? 0), 0);
+console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
+process.exit(failed > 0 ? 1 : 0);
