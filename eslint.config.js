@@ -5,7 +5,16 @@ import boundaries from 'eslint-plugin-boundaries';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', '.reports/**', '**/test-results/**', '**/playwright-report/**'] },
+  {
+    ignores: [
+      '**/dist/**',
+      '**/node_modules/**',
+      'data/**',
+      '.reports/**',
+      '**/test-results/**',
+      '**/playwright-report/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -32,17 +41,30 @@ export default tseslint.config(
       ...reactHooks.configs.recommended.rules,
       // Features stay apart: a feature may use shared code and its own files, never another feature.
       // Pages in app/ are where features meet.
-      'boundaries/element-types': [
+      'boundaries/dependencies': [
         'error',
         {
           default: 'allow',
-          rules: [
+          policies: [
             {
-              from: 'feature',
-              disallow: [['feature', { featureName: '!${from.featureName}' }]],
+              from: { element: { type: 'feature' } },
+              disallow: [
+                {
+                  to: {
+                    element: {
+                      type: 'feature',
+                      captured: { featureName: '!{{from.element.captured.featureName}}' },
+                    },
+                  },
+                },
+              ],
               message: 'A feature must not import another feature; compose them in app/.',
             },
-            { from: 'shared', disallow: ['feature', 'app'], message: 'Shared code must not import features or app.' },
+            {
+              from: { element: { type: 'shared' } },
+              disallow: [{ to: { element: { type: 'feature' } } }, { to: { element: { type: 'app' } } }],
+              message: 'Shared code must not import features or app.',
+            },
           ],
         },
       ],

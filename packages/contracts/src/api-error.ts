@@ -19,20 +19,3 @@ export const ApiErrorBody = Type.Object({
   violations: Type.Optional(Type.Array(Violation)),
 });
 export type ApiErrorBody = Type.Static<typeof ApiErrorBody>;
-
-export const apiErrorCodes = {
-  validationFailed: 'validation_failed',
-  unauthorized: 'unauthorized',
-  forbidden: 'forbidden',
-  csrfInvalid: 'csrf_invalid',
-  notFound: 'not_found',
-  methodNotAllowed: 'method_not_allowed',
-  payloadTooLarge: 'payload_too_large',
-  unsupportedMediaType: 'unsupported_media_type',
-  tooManyRequests: 'too_many_requests',
-  internal: 'internal_error',
-  faultInjected: 'fault_injected',
-} as const;
-
-/** The anti-forgery header of spec §7 (product decisions §7). */
-export const CSRF_HEADER = 'X-CSRF-TOKEN';

@@ -1,7 +1,5 @@
 import Type from 'typebox';
 
-export const CONTENT_COLLECTION_LOYALTY = 'loyalty-program';
-
 /** Path parameter of the content collection call: lang-COUNTRY (underscore replaced by hyphen). */
 export const ContentLocaleParam = Type.String({ pattern: '^[a-zA-Z]{2}([-_][a-zA-Z]{2})?$', maxLength: 5 });
 

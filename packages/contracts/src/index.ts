@@ -1,3 +1,5 @@
+// Schema modules (TypeBox) hold payloads; plain modules (paths, locales, legal entities, conventions)
+// hold values the browser imports. Keep values out of schema modules so the app never bundles TypeBox.
 export * from './api-error.js';
 export * from './legal-entities.js';
 export * from './locales.js';
@@ -5,3 +7,5 @@ export * from './customer.js';
 export * from './content.js';
 export * from './runtime-config.js';
 export * from './api-paths.js';
+export * from './http-conventions.js';
+export * from './identity.js';

@@ -1,7 +1,5 @@
 import Type from 'typebox';
 
-export const environments = ['production', 'integration', 'local', 'test'] as const;
-
 /** GET /config.json: what the app reads at start. The same build runs everywhere. */
 export const RuntimeConfig = Type.Object({
   environment: Type.Union([
@@ -23,8 +21,3 @@ export const RuntimeConfig = Type.Object({
   tagManager: Type.Object({ id: Type.Union([Type.String(), Type.Null()]) }),
 });
 export type RuntimeConfig = Type.Static<typeof RuntimeConfig>;
-
-/** The OIDC authority (issuer) for a runtime config: {url}/realms/{realm}. */
-export function authorityOf(config: RuntimeConfig): string {
-  return `${config.identityProvider.url.replace(/\/$/, '')}/realms/${config.identityProvider.realm}`;
-}

@@ -34,6 +34,7 @@ function layout(page: PageContext, title: string, content: string): string {
 <meta name="robots" content="noindex, nofollow">
 <meta name="referrer" content="no-referrer">
 <title>${escapeHtml(title)} – Roadpass</title>
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="${escapeHtml(page.stylesheetUrl)}">
 </head>
 <body>

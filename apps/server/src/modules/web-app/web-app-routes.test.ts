@@ -46,6 +46,13 @@ describe('serving the web app', () => {
     expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
   });
 
+  it('serves assets of a rebuild without a restart', async () => {
+    await writeFile(path.join(dist, 'assets', 'index-new456.js'), 'console.log(2)');
+    const res = await t.app.inject({ url: '/assets/index-new456.js' });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toBe('console.log(2)');
+  });
+
   it.each(['/wp-admin', '/de/DE/myaccount', '/assets/missing.js', '/../etc/passwd'])(
     'answers %s with a JSON 404',
     async (url) => {

@@ -30,12 +30,14 @@ export const webAppRoutes: FastifyPluginAsync<{ webDistDir: string }> = async (a
     await app.register(fastifyStatic, {
       root: webDistDir,
       index: false,
-      wildcard: false,
+      wildcard: true,
       setHeaders(reply, filePath) {
         const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
         reply.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
       },
     });
+    // The static wildcard would answer the root folder itself with 403; it is the app's start page.
+    app.get('/', (_request, reply) => reply.header('cache-control', 'no-cache').sendFile('index.html'));
   }
 
   app.setNotFoundHandler(async (request, reply) => {

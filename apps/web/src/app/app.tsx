@@ -1,0 +1,15 @@
+import { AppProviders } from './providers';
+import { AppRoutes } from './router';
+import type { AppServices } from './services';
+import { AppShell } from './shell/app-shell';
+import './global.css';
+
+export function App({ services }: { services: AppServices }) {
+  return (
+    <AppProviders services={services}>
+      <AppShell>
+        <AppRoutes />
+      </AppShell>
+    </AppProviders>
+  );
+}

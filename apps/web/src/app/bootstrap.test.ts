@@ -1,0 +1,255 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { AuthSession } from '@/features/auth/auth-session';
+import { i18n } from '@/lib/i18n/i18n';
+import { resetAppStore, useAppStore } from '@/lib/state/app-store';
+import { createFakeFetch, jsonResponse } from '@/testing/fake-fetch';
+import { contentCollection, demoLoginStatus } from '@/testing/fixtures';
+import { startApp, type StartUpEnvironment } from './bootstrap';
+import { createAppServices } from './services';
+
+const config = {
+  environment: 'test',
+  identityProvider: { url: 'http://localhost:8080/auth', realm: 'customer', clientId: 'portal-client' },
+  errorReporting: { dsn: null, tracesSampleRate: 1 },
+  tagManager: { id: null },
+};
+const paths = {
+  config: 'GET /config.json',
+  status: 'GET /api/customer/cuda/customer/v2/login/own/status',
+  content: (locale: string) => `GET /api/core-web/content/contentCollection/${locale}/loyalty-program`,
+};
+const failure = (status: number) => jsonResponse({ status, code: 'x', message: 'x' }, { status });
+
+function fakeAuth(overrides: Partial<AuthSession> = {}): AuthSession {
+  return {
+    ensureSignedIn: vi.fn(async () => 'signed-in' as const),
+    completeSignIn: vi.fn(async () => '/DE/de/myaccount'),
+    refreshNow: vi.fn(async () => {}),
+    signOut: vi.fn(async () => {}),
+    stop: vi.fn(),
+    ...overrides,
+  };
+}
+
+function setup(options: { path?: string; search?: string; userAgent?: string; auth?: AuthSession } = {}) {
+  const server = createFakeFetch({
+    [paths.config]: jsonResponse(config),
+    [paths.status]: jsonResponse(demoLoginStatus),
+    [paths.content('de-DE')]: jsonResponse(contentCollection('de', 'DE', { 'sign-out': 'Abmelden' })),
+    [paths.content('en-DE')]: jsonResponse(contentCollection('en', 'DE', { 'sign-out': 'Sign out' })),
+  });
+  const services = createAppServices({ fetch: server.fetch });
+  const address = { pathname: options.path ?? '/', search: options.search ?? '', href: '' };
+  const auth = options.auth ?? fakeAuth();
+  const env: StartUpEnvironment = {
+    location: () => ({ ...address, href: `http://localhost:3000${address.pathname}${address.search}` }),
+    userAgent: options.userAgent ?? 'Mozilla/5.0',
+    replace: vi.fn((to: string) => {
+      const [pathname, search = ''] = to.split('?');
+      address.pathname = pathname!;
+      address.search = search ? `?${search}` : '';
+    }),
+    createAuthSession: vi.fn(() => auth),
+  };
+  return { server, services, env, auth, address };
+}
+
+const state = () => useAppStore.getState();
+
+describe('start-up and readiness', () => {
+  let consoleError: ReturnType<typeof vi.spyOn>;
+  beforeEach(() => {
+    consoleError = vi.spyOn(console, 'error').mockImplementation(() => {});
+  });
+  afterEach(async () => {
+    resetAppStore();
+    await i18n.changeLanguage('en');
+  });
+
+  it('on a login route is ready after sign-in, the user and the translations of their language', async () => {
+    const { services, env, server } = setup({ path: '/', search: '?tracking_opt_out=true' });
+
+    await startApp(services, env);
+
+    expect(state()).toMatchObject({
+      appReady: true,
+      contentLoaded: true,
+      user: demoLoginStatus.user,
+      activeLanguage: 'de',
+      trackingOptOut: true,
+      isWebView: false,
+      error: { page: false, overlay: false, banner: false },
+    });
+    expect(services.auth).not.toBeNull();
+    expect(server.requests.map((r) => new URL(r.url).pathname)).toEqual([
+      '/config.json',
+      '/api/customer/cuda/customer/v2/login/own/status',
+      '/api/core-web/content/contentCollection/de-DE/loyalty-program',
+    ]);
+  });
+
+  it('is not ready while the translations are still loading', async () => {
+    const { services, env, server } = setup();
+    let release: () => void = () => {};
+    server.reply(
+      paths.content('de-DE'),
+      () =>
+        new Promise<Response>((resolve) => {
+          release = () => resolve(jsonResponse(contentCollection('de', 'DE', {})));
+        }) as unknown as Response,
+    );
+
+    const started = startApp(services, env);
+    await vi.waitFor(() => expect(state().user).not.toBeNull());
+    expect(state().appReady).toBe(false);
+
+    release();
+    await started;
+    expect(state().appReady).toBe(true);
+  });
+
+  it('on a login route shows banner and page error when the translations fail', async () => {
+    const { services, env, server } = setup();
+    server.reply(paths.content('de-DE'), failure(503));
+
+    await startApp(services, env);
+
+    expect(state().appReady).toBe(false);
+    expect(state().error).toEqual({ page: true, overlay: true, banner: true });
+    expect(state().contentLoaded).toBe(true);
+    expect(consoleError).toHaveBeenCalledWith(
+      'Failed to load content collection from a content management service',
+      expect.anything(),
+    );
+  });
+
+  it('on a route without login is ready even when the translations fail, and notifies', async () => {
+    const { services, env, server } = setup({ path: '/web/payment/customer/payment-profiles/' });
+    server.reply(paths.content('en-DE'), failure(500));
+
+    await startApp(services, env);
+
+    expect(state().appReady).toBe(true);
+    expect(state().error.page).toBe(false);
+    expect(state().notify).toEqual({
+      title: 'Texts could not be loaded',
+      message: 'Some texts may be missing or shown in English. Please try again later.',
+    });
+    expect(env.createAuthSession).not.toHaveBeenCalled();
+  });
+
+  it('on a route without login loads the requested locale and needs no sign-in', async () => {
+    const { services, env } = setup({
+      path: '/web/payment/customer/payment-profiles/',
+      search: '?locale=de_DE',
+    });
+
+    await startApp(services, env);
+
+    expect(state()).toMatchObject({ appReady: true, activeLanguage: 'de', notify: null, user: null });
+    expect(env.createAuthSession).not.toHaveBeenCalled();
+  });
+
+  it('stops with a readable configuration error when config.json is invalid', async () => {
+    const { services, env, server } = setup();
+    server.reply(paths.config, jsonResponse({ ...config, identityProvider: { url: '' } }));
+
+    await startApp(services, env);
+
+    expect(state().appReady).toBe(false);
+    expect(state().configProblems).toEqual([
+      'identityProvider.url must be a URL (found "")',
+      'identityProvider.realm must be a non-empty string (found nothing)',
+      'identityProvider.clientId must be a non-empty string (found nothing)',
+    ]);
+    expect(env.createAuthSession).not.toHaveBeenCalled();
+  });
+
+  it('waits for the identity provider when the user has to sign in', async () => {
+    const auth = fakeAuth({ ensureSignedIn: vi.fn(async () => 'redirecting' as const) });
+    const { services, env, server } = setup({ auth });
+
+    await startApp(services, env);
+
+    expect(state().appReady).toBe(false);
+    expect(server.requests.map((r) => new URL(r.url).pathname)).toEqual(['/config.json']);
+  });
+
+  it('shows banner and page error when the identity provider cannot be reached', async () => {
+    const auth = fakeAuth({ ensureSignedIn: vi.fn(() => Promise.reject(new Error('Failed to fetch'))) });
+    const { services, env } = setup({ auth });
+
+    await startApp(services, env);
+
+    expect(state().error).toEqual({ page: true, overlay: true, banner: true });
+    expect(consoleError).toHaveBeenCalledWith('Identity provider initialisation failed', expect.any(Error));
+  });
+
+  it.each([500, 503, 504, 404])(
+    'shows banner and page error when the login check fails with %i',
+    async (status) => {
+      const { services, env, server, auth } = setup();
+      server.reply(paths.status, failure(status));
+
+      await startApp(services, env);
+
+      expect(auth.refreshNow).not.toHaveBeenCalled();
+      expect(state()).toMatchObject({
+        appReady: false,
+        user: null,
+        error: { page: true, overlay: true, banner: true },
+      });
+      expect(consoleError).toHaveBeenCalledWith("Couldn't load user information", expect.anything());
+    },
+  );
+
+  it('renews the token when the login check answers 401, then continues', async () => {
+    const { services, env, server, auth } = setup();
+    server.reply(paths.status, failure(401), jsonResponse(demoLoginStatus));
+
+    await startApp(services, env);
+
+    expect(auth.refreshNow).toHaveBeenCalledOnce();
+    expect(state().appReady).toBe(true);
+  });
+
+  it('finishes the sign-in on /login/callback and goes to the wanted address', async () => {
+    const { services, env, auth } = setup({ path: '/login/callback', search: '?code=c&state=s' });
+
+    await startApp(services, env);
+
+    expect(auth.completeSignIn).toHaveBeenCalledWith('http://localhost:3000/login/callback?code=c&state=s');
+    expect(env.replace).toHaveBeenCalledWith('/DE/de/myaccount');
+    expect(auth.ensureSignedIn).not.toHaveBeenCalled();
+    expect(state().appReady).toBe(true);
+  });
+
+  it('leaves the callback address and shows the error when the sign-in cannot be finished', async () => {
+    const auth = fakeAuth({ completeSignIn: vi.fn(() => Promise.reject(new Error('No matching state'))) });
+    const { services, env } = setup({ path: '/login/callback', search: '?code=c&state=s', auth });
+
+    await startApp(services, env);
+
+    expect(env.replace).toHaveBeenCalledWith('/');
+    expect(state().error).toEqual({ page: true, overlay: true, banner: true });
+    expect(state().appReady).toBe(false);
+  });
+
+  it('in a webview waits for the host to set the token', async () => {
+    const { services, env, server } = setup({ userAgent: 'Mozilla/5.0 RoadpassApp WebView' });
+
+    const started = startApp(services, env);
+    await vi.waitFor(() => expect(window.setAuthToken).toBeTypeOf('function'));
+    expect(state().isWebView).toBe(true);
+    expect(state().appReady).toBe(false);
+
+    window.setAuthToken!('host-token');
+    await started;
+
+    expect(env.createAuthSession).not.toHaveBeenCalled();
+    expect(state()).toMatchObject({ appReady: true, token: 'host-token' });
+    expect(server.requests[1]!.headers.get('authorization')).toBe('Bearer host-token');
+    expect(sessionStorage.getItem('roadpass.token')).toBe('host-token');
+    delete window.setAuthToken;
+  });
+});

@@ -1,0 +1,154 @@
+import type { RuntimeConfig } from '@roadpass/contracts';
+import { isAuthCallbackPath, isPublicPath, routes } from '@/config/routes';
+import { loadRuntimeConfig } from '@/config/runtime-config';
+import { loadSessionUser, UserLoadError } from '@/features/auth/api/get-login-status';
+import { createAuthSession, type AuthSession, type SignInOutcome } from '@/features/auth/auth-session';
+import { installWebViewTokenSetter } from '@/features/auth/webview-token';
+import { readEnvironment } from '@/lib/environment/environment';
+import { CONTENT_COLLECTION_ERROR, loadTranslations } from '@/lib/i18n/content-collection';
+import { i18n } from '@/lib/i18n/i18n';
+import { resolveCountryLanguage } from '@/lib/i18n/locale';
+import { createUserManager } from '@/lib/oidc/user-manager';
+import { useAppStore } from '@/lib/state/app-store';
+import { readCountryLanguage } from '@/lib/storage/storage';
+import type { AppServices } from './services';
+
+export interface StartUpEnvironment {
+  /** The current address (read again after start-up navigations). */
+  location: () => { pathname: string; search: string; href: string };
+  userAgent: string;
+  /** Replaces the current address (the router follows). */
+  replace: (to: string) => void;
+  createAuthSession: (config: RuntimeConfig, services: AppServices) => AuthSession;
+}
+
+export const browserStartUpEnvironment: StartUpEnvironment = {
+  location: () => window.location,
+  userAgent: navigator.userAgent,
+  replace: (to) => window.history.replaceState(null, '', to),
+  createAuthSession: (config, services) => {
+    const userManager = createUserManager(config);
+    // Sign-in state older than staleStateAgeInSeconds (60 minutes, spec §9) is dropped.
+    void userManager.clearStaleState();
+    return createAuthSession({
+      userManager,
+      http: services.http,
+      uiLocales: () => useAppStore.getState().activeLanguage,
+    });
+  },
+};
+
+/**
+ * Start-up (spec §2, §4), after the payment-marker check in main.tsx: load and validate /config.json,
+ * read tracking opt-out and webview mode, then either
+ * - a route without login: load translations; ready even if they fail (then a notification), or
+ * - a login route: sign in (or finish the sign-in on /login/callback), load the user, load the
+ *   translations of the customer's language; ready after both. Failures show the error banner and page.
+ */
+export async function startApp(services: AppServices, env: StartUpEnvironment): Promise<void> {
+  const store = useAppStore.getState();
+  const environment = readEnvironment(env.location().search, env.userAgent);
+  store.setEnvironment(environment);
+
+  const locale = () =>
+    resolveCountryLanguage({
+      user: useAppStore.getState().user,
+      pathname: env.location().pathname,
+      requestedLocale: environment.requestedLocale,
+      preference: readCountryLanguage(),
+      isWebView: environment.isWebView,
+    });
+  const translate = () => {
+    const { locale: lc, country } = locale();
+    return loadTranslations({
+      http: services.http,
+      queryClient: services.queryClient,
+      locale: lc,
+      legalEntityIso: country,
+    });
+  };
+  /** For error screens: their texts in the right language if the content service answers. */
+  const translateQuietly = () => translate().catch(() => undefined);
+  const fail = async (message: string, error: unknown) => {
+    console.error(message, error);
+    await translateQuietly();
+    useAppStore.getState().setError(true);
+  };
+
+  const configResult = await loadRuntimeConfig(services.http);
+  if (!configResult.ok) {
+    console.error('Invalid runtime configuration', configResult.problems);
+    await translateQuietly();
+    store.setConfigProblems(configResult.problems);
+    return;
+  }
+
+  if (isPublicPath(env.location().pathname)) {
+    try {
+      await translate();
+    } catch (error) {
+      console.error(CONTENT_COLLECTION_ERROR, error);
+      store.showNotify({
+        title: i18n.t('error-msg-translations', 'Texts could not be loaded'),
+        message: i18n.t(
+          'error-msg-translations-description',
+          'Some texts may be missing or shown in English. Please try again later.',
+        ),
+      });
+    }
+    store.setContentLoaded(true);
+    store.setAppReady(true);
+    return;
+  }
+
+  if (environment.isWebView) {
+    await installWebViewTokenSetter(services.http);
+  } else {
+    const auth = env.createAuthSession(configResult.config, services);
+    services.auth = auth;
+    if (isAuthCallbackPath(env.location().pathname)) {
+      try {
+        env.replace(await auth.completeSignIn(env.location().href));
+      } catch (error) {
+        // Leave the callback address so that Retry (a reload) starts a fresh sign-in.
+        env.replace(routes.root.build());
+        await fail('Sign-in could not be completed', error);
+        return;
+      }
+    } else {
+      let outcome: SignInOutcome;
+      try {
+        outcome = await auth.ensureSignedIn();
+      } catch (error) {
+        // Spec §8: written to the console (not to error reporting); the shell offers Retry.
+        await fail('Identity provider initialisation failed', error);
+        return;
+      }
+      if (outcome === 'redirecting') return;
+    }
+  }
+
+  try {
+    await loadSessionUser({
+      http: services.http,
+      queryClient: services.queryClient,
+      refreshToken: () =>
+        services.auth
+          ? services.auth.refreshNow()
+          : Promise.reject(new Error('The webview host renews the token')),
+    });
+  } catch (error) {
+    await fail(error instanceof UserLoadError ? error.message : 'Loading the user failed', error);
+    return;
+  }
+
+  try {
+    await translate();
+  } catch (error) {
+    console.error(CONTENT_COLLECTION_ERROR, error);
+    store.setError(true);
+    return;
+  }
+  store.setContentLoaded(true);
+  store.setAppReady(true);
+}

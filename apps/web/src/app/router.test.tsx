@@ -1,0 +1,105 @@
+import { QueryClient } from '@tanstack/react-query';
+import { act, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { AuthSession } from '@/features/auth/auth-session';
+import type { RequestConfig } from '@/lib/http';
+import { i18n } from '@/lib/i18n/i18n';
+import { resetAppStore, useAppStore } from '@/lib/state/app-store';
+import { createFakeHttpClient } from '@/testing/fake-http-client';
+import { contentCollection, demoLoginStatus } from '@/testing/fixtures';
+import { renderWithProviders } from '@/testing/render';
+import { AppRoutes } from './router';
+import { ServicesContext, type AppServices } from './services';
+import { AppShell } from './shell/app-shell';
+
+function renderApp(path: string, auth: AuthSession | null = null) {
+  const publicRequest = vi.fn(async ({ url }: RequestConfig) => {
+    const locale = url.split('/')[5]!;
+    return contentCollection(locale.slice(0, 2), locale.slice(3), {}) as never;
+  });
+  const http = createFakeHttpClient({ publicRequest });
+  const services: AppServices = { http, queryClient: new QueryClient(), auth };
+  return renderWithProviders(
+    <AppShell>
+      <AppRoutes />
+    </AppShell>,
+    {
+      path,
+      http,
+      wrapper: (children) => <ServicesContext.Provider value={services}>{children}</ServicesContext.Provider>,
+    },
+  );
+}
+
+describe('routes', () => {
+  beforeEach(() => {
+    useAppStore.setState({ appReady: true, contentLoaded: true, activeLanguage: 'de' });
+    useAppStore.getState().setUser(demoLoginStatus.user);
+  });
+  afterEach(async () => {
+    resetAppStore();
+    await i18n.changeLanguage('en');
+  });
+
+  it("sends / to the customer's account home from their language", async () => {
+    const { location } = renderApp('/');
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Dora Demo' })).toBeInTheDocument();
+    expect(location.history?.at(-1)).toBe('/DE/de/myaccount');
+  });
+
+  it('lets the stored preference choose the language and carries tracking_opt_out', async () => {
+    localStorage.setItem('roadpass.countryLanguage', JSON.stringify({ country: 'DE', language: 'en' }));
+    const { location } = renderApp('/?tracking_opt_out=true');
+
+    await screen.findByRole('heading', { level: 1, name: 'Dora Demo' });
+    expect(location.history?.at(-1)).toBe('/DE/en/myaccount?tracking_opt_out=true');
+  });
+
+  it("replaces an account home address that does not fit the customer's country", async () => {
+    const { location } = renderApp('/NL/nl/myaccount');
+
+    await screen.findByRole('heading', { level: 1, name: 'Dora Demo' });
+    expect(location.history?.at(-1)).toBe('/DE/de/myaccount');
+  });
+
+  it('sends unknown addresses to /', async () => {
+    const { location } = renderApp('/no/such/page');
+
+    await screen.findByRole('heading', { level: 1, name: 'Dora Demo' });
+    // Both redirects replace the entry: Back does not return to the unknown address.
+    expect(location.history).toEqual(['/DE/de/myaccount']);
+  });
+
+  it('shows the payment profiles page', async () => {
+    renderApp('/web/payment/customer/payment-profiles/');
+
+    expect(await screen.findByRole('heading', { name: 'Payment profiles' })).toBeInTheDocument();
+  });
+
+  it('signs out through the auth session', async () => {
+    const auth = {
+      signOut: vi.fn(() => new Promise<void>(() => {})),
+    } as unknown as AuthSession;
+    renderApp('/DE/de/myaccount', auth);
+
+    await userEvent.click(await screen.findByRole('button', { name: 'Sign out' }));
+
+    expect(auth.signOut).toHaveBeenCalledOnce();
+  });
+
+  it('clears the error flags when navigating to a route without its own error handling', async () => {
+    const { location } = renderApp('/DE/de/myaccount');
+    await screen.findByRole('heading', { level: 1, name: 'Dora Demo' });
+    act(() => useAppStore.getState().setError(true));
+    expect(screen.getByRole('alert')).toBeInTheDocument();
+
+    act(() => location.navigate('/web/payment/customer/payment-profiles/'));
+
+    await waitFor(() =>
+      expect(useAppStore.getState().error).toEqual({ page: false, overlay: false, banner: false }),
+    );
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+});

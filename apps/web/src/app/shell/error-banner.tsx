@@ -1,0 +1,33 @@
+import { useTranslation } from 'react-i18next';
+import { selectShowBannerCancel, selectShowBannerConfirm, useAppStore } from '@/lib/state/app-store';
+
+/** Spec §4: Retry reloads the page; Cancel only closes the banner. */
+export function ErrorBanner({ reload = () => window.location.reload() }: { reload?: () => void }) {
+  const { t } = useTranslation();
+  const showCancel = useAppStore(selectShowBannerCancel);
+  const showConfirm = useAppStore(selectShowBannerConfirm);
+  const closeBanner = useAppStore((state) => state.closeBanner);
+
+  return (
+    <div className="error-banner" role="alert">
+      <p className="error-banner__title">{t('error-banner-title', 'Ooops. Looks like we goofed off...')}</p>
+      <p className="error-banner__description">
+        {t('error-banner-description', 'An error has occured, please try again')}
+      </p>
+      {(showCancel || showConfirm) && (
+        <div className="error-banner__actions">
+          {showCancel && (
+            <button type="button" className="button button--secondary" onClick={closeBanner}>
+              {t('error-banner-cancel', 'Cancel')}
+            </button>
+          )}
+          {showConfirm && (
+            <button type="button" className="button button--primary" onClick={reload}>
+              {t('error-banner-confirm', 'Retry')}
+            </button>
+          )}
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,12 @@
+import { useTranslation } from 'react-i18next';
+import { ErrorIllustration } from '@/components/error-illustration';
+
+/** The full error page of spec §2: only an illustration, with an accessible name. */
+export function ErrorPage() {
+  const { t } = useTranslation();
+  return (
+    <div className="error-page">
+      <ErrorIllustration label={t('error-page-label', 'Something went wrong')} />
+    </div>
+  );
+}

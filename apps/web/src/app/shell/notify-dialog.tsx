@@ -1,0 +1,21 @@
+import { useTranslation } from 'react-i18next';
+import { Dialog } from '@/components/dialog';
+import { useAppStore } from '@/lib/state/app-store';
+
+/** The notify dialog of spec §3 with the default texts of spec §8. */
+export function NotifyDialog() {
+  const { t } = useTranslation();
+  const notify = useAppStore((state) => state.notify);
+  const closeNotify = useAppStore((state) => state.closeNotify);
+
+  return (
+    <Dialog
+      open={notify !== null}
+      title={notify?.title ?? t('error-dialog-title', 'Error')}
+      closeLabel={t('error-dialog-close', 'Close')}
+      onClose={closeNotify}
+    >
+      <p>{notify?.message ?? t('error-dialog-message', 'An unexpected error occured!')}</p>
+    </Dialog>
+  );
+}

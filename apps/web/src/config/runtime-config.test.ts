@@ -1,0 +1,54 @@
+import { describe, expect, it, vi } from 'vitest';
+import { createHttpClient } from '@/lib/http';
+import { createFakeFetch, jsonResponse } from '@/testing/fake-fetch';
+import { loadRuntimeConfig, validateRuntimeConfig } from './runtime-config';
+
+const valid = {
+  environment: 'local',
+  identityProvider: { url: 'http://localhost:8080/auth', realm: 'customer', clientId: 'portal-client' },
+  errorReporting: { dsn: null, tracesSampleRate: 1 },
+  tagManager: { id: null },
+};
+
+describe('runtime config', () => {
+  it('accepts a valid config', () => {
+    expect(validateRuntimeConfig(valid)).toEqual({ ok: true, config: valid });
+  });
+
+  it('lists every problem readably', () => {
+    const result = validateRuntimeConfig({
+      ...valid,
+      environment: 'staging',
+      identityProvider: { url: '', realm: 'customer' },
+      errorReporting: { dsn: 3, tracesSampleRate: 2 },
+    });
+    expect(result.ok).toBe(false);
+    expect(!result.ok && result.problems).toEqual([
+      'environment must be one of production, integration, local, test (found "staging")',
+      'identityProvider.url must be a URL (found "")',
+      'identityProvider.clientId must be a non-empty string (found nothing)',
+      'errorReporting.dsn must be a string or null (found 3)',
+      'errorReporting.tracesSampleRate must be a number from 0 to 1 (found 2)',
+    ]);
+  });
+
+  it('rejects a non-object', () => {
+    expect(validateRuntimeConfig('nope')).toEqual({
+      ok: false,
+      problems: ['config.json must be a JSON object'],
+    });
+  });
+
+  it('loads /config.json', async () => {
+    const server = createFakeFetch({ 'GET /config.json': jsonResponse(valid) });
+    const result = await loadRuntimeConfig(createHttpClient({ fetch: server.fetch }));
+    expect(result).toEqual({ ok: true, config: valid });
+  });
+
+  it('reports a config that cannot be loaded', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const server = createFakeFetch({ 'GET /config.json': new Response('gone', { status: 404 }) });
+    const result = await loadRuntimeConfig(createHttpClient({ fetch: server.fetch }));
+    expect(result).toEqual({ ok: false, problems: ['/config.json could not be loaded (HTTP 404)'] });
+  });
+});

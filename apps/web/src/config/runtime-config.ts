@@ -1,0 +1,81 @@
+import { appPaths, type RuntimeConfig } from '@roadpass/contracts';
+import type { HttpClient } from '@/lib/http';
+import { environments } from '@roadpass/contracts';
+
+export type RuntimeConfigResult = { ok: true; config: RuntimeConfig } | { ok: false; problems: string[] };
+
+type Check = (value: unknown) => boolean;
+const isNonEmptyString: Check = (value) => typeof value === 'string' && value.trim() !== '';
+const isStringOrNull: Check = (value) => value === null || typeof value === 'string';
+
+function isUrl(value: unknown): boolean {
+  if (!isNonEmptyString(value)) return false;
+  try {
+    new URL(value as string, 'http://placeholder.invalid');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function get(value: unknown, path: string): unknown {
+  return path
+    .split('.')
+    .reduce<unknown>(
+      (node, key) =>
+        typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[key] : undefined,
+      value,
+    );
+}
+
+/**
+ * The RuntimeConfig schema of the contracts, checked by hand: the schema object itself is typebox,
+ * which the app does not bundle (docs/decisions/web-bundle-budget.md). The result is typed by the
+ * contract, so a change there shows up here as a type error.
+ */
+const rules: [path: string, check: Check, expected: string][] = [
+  [
+    'environment',
+    (v) => (environments as readonly unknown[]).includes(v),
+    `one of ${environments.join(', ')}`,
+  ],
+  ['identityProvider.url', isUrl, 'a URL'],
+  ['identityProvider.realm', isNonEmptyString, 'a non-empty string'],
+  ['identityProvider.clientId', isNonEmptyString, 'a non-empty string'],
+  ['errorReporting.dsn', isStringOrNull, 'a string or null'],
+  [
+    'errorReporting.tracesSampleRate',
+    (v) => typeof v === 'number' && v >= 0 && v <= 1,
+    'a number from 0 to 1',
+  ],
+  ['tagManager.id', isStringOrNull, 'a string or null'],
+];
+
+export function validateRuntimeConfig(value: unknown): RuntimeConfigResult {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return { ok: false, problems: ['config.json must be a JSON object'] };
+  }
+  const problems = rules
+    .filter(([path, check]) => !check(get(value, path)))
+    .map(
+      ([path, , expected]) =>
+        `${path} must be ${expected} (found ${JSON.stringify(get(value, path)) ?? 'nothing'})`,
+    );
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, config: value as RuntimeConfig };
+}
+
+/** Loads /config.json (spec: read at start; the same build runs in every environment) and validates it. */
+export async function loadRuntimeConfig(http: HttpClient): Promise<RuntimeConfigResult> {
+  try {
+    const value = await http.publicRequest<unknown>({ url: appPaths.runtimeConfig });
+    return validateRuntimeConfig(value);
+  } catch (error) {
+    const status = (error as { status?: number }).status;
+    return {
+      ok: false,
+      problems: [
+        `${appPaths.runtimeConfig} could not be loaded (${status ? `HTTP ${status}` : 'network error'})`,
+      ],
+    };
+  }
+}

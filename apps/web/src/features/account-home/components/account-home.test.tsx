@@ -1,0 +1,121 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { RequestConfig } from '@/lib/http';
+import { i18n } from '@/lib/i18n/i18n';
+import { resetAppStore, useAppStore } from '@/lib/state/app-store';
+import { createFakeHttpClient } from '@/testing/fake-http-client';
+import { contentCollection, demoLoginStatus } from '@/testing/fixtures';
+import { renderWithProviders } from '@/testing/render';
+import { AccountHome } from './account-home';
+
+const german = contentCollection('de', 'DE', {
+  'account-home-title': 'Mein Konto',
+  'account-legal-entity': 'Gesellschaft: {{country}} ({{id}})',
+  'language-label': 'Sprache',
+  'account-settings': 'Einstellungen',
+});
+
+const savedGerman = { ...demoLoginStatus, user: { ...demoLoginStatus.user, language: 'de_DE' } };
+
+function renderHome(
+  publicRequest = vi.fn(async (_config: RequestConfig) => german as never),
+  post = vi.fn(async (_url: string, _body?: unknown) => savedGerman as never),
+) {
+  const http = createFakeHttpClient({ publicRequest, post });
+  const view = renderWithProviders(
+    <AccountHome
+      user={demoLoginStatus.user}
+      country="DE"
+      language="en"
+      actions={<button type="button">Sign out</button>}
+    />,
+    { path: '/DE/en/myaccount', http },
+  );
+  return { ...view, publicRequest, post };
+}
+
+describe('account home', () => {
+  beforeEach(() => {
+    useAppStore.getState().setUser(demoLoginStatus.user);
+  });
+  afterEach(async () => {
+    resetAppStore();
+    await i18n.changeLanguage('en');
+  });
+
+  it("shows the customer's full name, e-mail and legal entity", () => {
+    renderHome();
+
+    expect(screen.getByRole('heading', { level: 1, name: 'Dora Demo' })).toBeInTheDocument();
+    expect(screen.getByText('demo.de@example.com')).toBeInTheDocument();
+    expect(screen.getByText('Legal entity: Germany (10)')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Sign out' })).toBeInTheDocument();
+  });
+
+  it("offers the legal entity's languages, named in their own language", () => {
+    renderHome();
+
+    const select = screen.getByRole('combobox', { name: 'Language' });
+    expect(select).toHaveValue('en');
+    expect([...(select as HTMLSelectElement).options].map((option) => option.textContent)).toEqual([
+      'Deutsch',
+      'English',
+    ]);
+  });
+
+  it('switches the UI language, the address and the stored preference, and saves it on the server', async () => {
+    useAppStore.getState().setUser({ ...demoLoginStatus.user, language: 'en_DE' });
+    const { publicRequest, post, location } = renderHome();
+
+    await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Language' }), 'de');
+
+    await waitFor(() => expect(location.history?.at(-1)).toBe('/DE/de/myaccount'));
+    expect(publicRequest).toHaveBeenCalledWith({
+      url: '/api/core-web/content/contentCollection/de-DE/loyalty-program',
+      params: { legalEntity: 'DE' },
+    });
+    expect(JSON.parse(localStorage.getItem('roadpass.countryLanguage')!)).toEqual({
+      country: 'DE',
+      language: 'de',
+    });
+    expect(useAppStore.getState().activeLanguage).toBe('de');
+    expect(document.documentElement.lang).toBe('de');
+    expect(screen.getByRole('combobox', { name: 'Sprache' })).toBeInTheDocument();
+    expect(screen.getByText('Gesellschaft: Deutschland (10)')).toBeInTheDocument();
+    await waitFor(() => expect(useAppStore.getState().user?.language).toBe('de_DE'));
+    expect(post).toHaveBeenCalledWith('/api/customer/cuda/customer/personaldata/own', { language: 'de_DE' });
+    expect(useAppStore.getState().toasts.map((toast) => toast.type)).toEqual(['info']);
+  });
+
+  it('keeps the new language but says so when the server cannot save it', async () => {
+    useAppStore.getState().setUser({ ...demoLoginStatus.user, language: 'en_DE' });
+    const { location } = renderHome(
+      undefined,
+      vi.fn(() => Promise.reject(new Error('500'))),
+    );
+
+    await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Language' }), 'de');
+
+    await waitFor(() => expect(useAppStore.getState().toasts.map((toast) => toast.type)).toEqual(['error']));
+    expect(location.history?.at(-1)).toBe('/DE/de/myaccount');
+    expect(useAppStore.getState().user?.language).toBe('en_DE');
+  });
+
+  it('shows the error banner and page and stays put when the translations cannot be loaded', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const { location } = renderHome(vi.fn(() => Promise.reject(new Error('503'))));
+
+    await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Language' }), 'de');
+
+    await waitFor(() =>
+      expect(useAppStore.getState().error).toEqual({ page: true, overlay: true, banner: true }),
+    );
+    expect(location.history).toEqual(['/DE/en/myaccount']);
+    expect(localStorage.getItem('roadpass.countryLanguage')).toBeNull();
+    expect(console.error).toHaveBeenCalledWith(
+      'Failed to load content collection from a content management service',
+      expect.any(Error),
+    );
+  });
+});

@@ -1,0 +1,57 @@
+import { queryOptions, type QueryClient } from '@tanstack/react-query';
+import { apiPaths, type LoginStatus } from '@roadpass/contracts';
+import { isHttpError, type HttpClient } from '@/lib/http';
+import { useAppStore } from '@/lib/state/app-store';
+
+export const USER_LOAD_ERROR = "Couldn't load user information";
+
+export function getLoginStatus(http: HttpClient): Promise<LoginStatus> {
+  return http.get<LoginStatus>(apiPaths.loginStatus);
+}
+
+/** The session user is loaded once and cached (spec §4). */
+export function loginStatusQuery(http: HttpClient) {
+  return queryOptions({
+    queryKey: ['login-status'],
+    queryFn: () => getLoginStatus(http),
+    staleTime: Infinity,
+    gcTime: Infinity,
+    retry: false,
+  });
+}
+
+/** Thrown when the session user could not be loaded; `cause` is the failed call. */
+export class UserLoadError extends Error {
+  override readonly name = 'UserLoadError';
+  constructor(cause: unknown) {
+    super(USER_LOAD_ERROR, { cause });
+  }
+}
+
+/**
+ * "Load user information" (spec §4, §8): a 400 or 401 from the login check renews the token and asks
+ * once more; any failure left clears the user and raises "Couldn't load user information".
+ */
+export async function loadSessionUser(args: {
+  http: HttpClient;
+  queryClient: QueryClient;
+  refreshToken: () => Promise<void>;
+}): Promise<LoginStatus> {
+  const { http, queryClient, refreshToken } = args;
+  const fetchStatus = () => queryClient.fetchQuery(loginStatusQuery(http));
+  try {
+    let status: LoginStatus;
+    try {
+      status = await fetchStatus();
+    } catch (error) {
+      if (!isHttpError(error) || (error.status !== 400 && error.status !== 401)) throw error;
+      await refreshToken();
+      status = await fetchStatus();
+    }
+    useAppStore.getState().setUser(status.user);
+    return status;
+  } catch (error) {
+    useAppStore.getState().setUser(null);
+    throw new UserLoadError(error);
+  }
+}

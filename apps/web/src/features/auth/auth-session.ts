@@ -1,0 +1,126 @@
+import type { User, UserManager } from 'oidc-client-ts';
+import { safeReturnPath } from '@/config/routes';
+import type { HttpClient } from '@/lib/http';
+import { decodeClaims } from '@/lib/oidc/jwt';
+import { EXPIRY_MIN_VALIDITY_SECONDS, createTokenRefresher } from '@/lib/oidc/token-refresh';
+import { isInvalidNonce } from '@/lib/oidc/user-manager';
+
+export type SignInOutcome = 'signed-in' | 'redirecting';
+
+export interface AuthSession {
+  /** Login required (spec §4): uses the stored tokens, renews them, or leaves for the identity provider. */
+  ensureSignedIn(): Promise<SignInOutcome>;
+  /** Finishes the sign-in on /login/callback; resolves with the address the user wanted. */
+  completeSignIn(url: string): Promise<string>;
+  /** Renews the token now (refresh_token grant); a failure signs the user out. */
+  refreshNow(): Promise<void>;
+  /** RP-initiated logout with id_token_hint, back to `${origin}/`. */
+  signOut(): Promise<void>;
+  stop(): void;
+}
+
+export interface AuthSessionOptions {
+  userManager: UserManager;
+  http: HttpClient;
+  /** The active language, passed to the identity provider as ui_locales. */
+  uiLocales: () => string;
+  /** Where to come back to after a sign-in; the current address by default. */
+  currentPath?: () => string;
+  origin?: string;
+}
+
+/**
+ * The browser's sign-in session: oidc-client-ts does the protocol, this module does the app's rules:
+ * the token goes to the HTTP layer (which reports it to the app state), renewal follows spec §9, a
+ * failed renewal signs the user out, an invalid nonce clears the token.
+ */
+export function createAuthSession(options: AuthSessionOptions): AuthSession {
+  const { userManager, http } = options;
+  const origin = options.origin ?? window.location.origin;
+  const currentPath = options.currentPath ?? (() => window.location.pathname + window.location.search);
+  let current: User | null = null;
+
+  function handOver(user: User | null): void {
+    current = user;
+    http.setToken(user?.access_token ?? null);
+  }
+
+  function signInRedirect(): Promise<void> {
+    return userManager.signinRedirect({
+      ui_locales: options.uiLocales(),
+      state: { returnTo: safeReturnPath(currentPath()) },
+    });
+  }
+
+  const refresher = createTokenRefresher({
+    getExpiresAt: () => decodeClaims(current?.access_token)?.exp ?? current?.expires_at,
+    refresh: async () => {
+      if (!current?.refresh_token) throw new Error('No refresh token to renew the session with');
+      // With a refresh token in the store, signinSilent uses the refresh_token grant (no iframe).
+      const renewed = await userManager.signinSilent();
+      if (!renewed) throw new Error('The identity provider returned no session');
+      handOver(renewed);
+    },
+    clearToken: () => {
+      handOver(null);
+      void userManager.removeUser();
+    },
+    onRefreshFailed: (error) => {
+      console.error('Token refresh failed; signing out', error);
+      handOver(null);
+      void userManager.removeUser().then(signInRedirect);
+    },
+  });
+
+  return {
+    async ensureSignedIn() {
+      const stored = await userManager.getUser();
+      if (!stored || (stored.expired && !stored.refresh_token)) {
+        await signInRedirect();
+        return 'redirecting';
+      }
+      handOver(stored);
+      try {
+        await refresher.updateToken(EXPIRY_MIN_VALIDITY_SECONDS);
+      } catch {
+        return 'redirecting';
+      }
+      refresher.start();
+      return 'signed-in';
+    },
+
+    async completeSignIn(url) {
+      try {
+        const user = await userManager.signinCallback(url);
+        if (!user) throw new Error('The sign-in callback returned no user');
+        handOver(user);
+        refresher.start();
+        return safeReturnPath((user.state as { returnTo?: unknown } | undefined)?.returnTo);
+      } catch (error) {
+        if (isInvalidNonce(error)) {
+          handOver(null);
+          await userManager.removeUser();
+        }
+        throw error;
+      }
+    },
+
+    async refreshNow() {
+      await refresher.updateToken(-1);
+    },
+
+    async signOut() {
+      refresher.stop();
+      const idToken = current?.id_token;
+      handOver(null);
+      await userManager.signoutRedirect({
+        ...(idToken ? { id_token_hint: idToken } : {}),
+        post_logout_redirect_uri: `${origin}/`,
+      });
+    },
+
+    stop() {
+      refresher.stop();
+    },
+  };
+}

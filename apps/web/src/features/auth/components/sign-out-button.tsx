@@ -1,0 +1,22 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+
+/** Signs out at the identity provider; the browser leaves the app, so the button stays busy. */
+export function SignOutButton({ onSignOut }: { onSignOut: () => Promise<void> }) {
+  const { t } = useTranslation();
+  const [busy, setBusy] = useState(false);
+
+  const signOut = () => {
+    setBusy(true);
+    onSignOut().catch((error: unknown) => {
+      console.error('Sign-out failed', error);
+      setBusy(false);
+    });
+  };
+
+  return (
+    <button type="button" className="button button--secondary" aria-busy={busy} onClick={signOut}>
+      {t('sign-out', 'Sign out')}
+    </button>
+  );
+}

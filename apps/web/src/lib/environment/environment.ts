@@ -1,0 +1,18 @@
+/** Start-up facts read from the address and the browser (spec §2, §5). */
+export interface Environment {
+  /** tracking_opt_out=true: analytics and error reporting count as not consented. */
+  trackingOptOut: boolean;
+  /** is_webview=true or a user agent containing 'webview': the app runs inside the native app. */
+  isWebView: boolean;
+  /** The locale query parameter, if any. */
+  requestedLocale: string | null;
+}
+
+export function readEnvironment(search: string, userAgent: string): Environment {
+  const params = new URLSearchParams(search);
+  return {
+    trackingOptOut: params.get('tracking_opt_out') === 'true',
+    isWebView: params.get('is_webview') === 'true' || /webview/i.test(userAgent),
+    requestedLocale: params.get('locale'),
+  };
+}

@@ -1,0 +1,226 @@
+import ky from 'ky';
+import { CSRF_HEADER } from '@roadpass/contracts';
+import { HttpError, isApiErrorBody } from './http-error';
+import { InterceptorList } from './interceptors';
+import type {
+  HttpResponse,
+  RequestConfig,
+  RequestInterceptor,
+  ResponseFulfilledInterceptor,
+  ResponseRejectedInterceptor,
+} from './types';
+
+export interface HttpClientOptions {
+  /** Base address every relative path is joined to; '/' by default (spec §7). */
+  baseUrl?: string;
+  /** Called with each new bearer token handed to the client (the app stores it in its state). */
+  onTokenChange?: (token: string | null) => void;
+  /** Only for tests; the browser's fetch otherwise. */
+  fetch?: typeof fetch;
+}
+
+type CallConfig = Omit<RequestConfig, 'url' | 'method' | 'data'>;
+
+export interface HttpClient {
+  get<T = unknown>(url: string, config?: CallConfig): Promise<T>;
+  delete<T = unknown>(url: string, config?: CallConfig): Promise<T>;
+  post<T = unknown>(url: string, data?: unknown, config?: CallConfig): Promise<T>;
+  put<T = unknown>(url: string, data?: unknown, config?: CallConfig): Promise<T>;
+  patch<T = unknown>(url: string, data?: unknown, config?: CallConfig): Promise<T>;
+  /** Any method; resolves with the response body. */
+  request<T = unknown>(config: RequestConfig): Promise<T>;
+  /** GET resolving with the full response (status, headers, data). */
+  rawGet<T = unknown>(url: string, config?: CallConfig): Promise<HttpResponse<T>>;
+  /** A call without the bearer token, the anti-forgery header and the interceptors (public calls). */
+  publicRequest<T = unknown>(config: RequestConfig): Promise<T>;
+  /** The token-update callback: every later call carries `Authorization: Bearer <token>`. */
+  setToken(token: string | null): void;
+  getToken(): string | null;
+  setBaseUrl(baseUrl: string): void;
+  interceptors: {
+    request: { use(onFulfilled: RequestInterceptor): number; eject(id: number): void };
+    response: {
+      use(onFulfilled?: ResponseFulfilledInterceptor, onRejected?: ResponseRejectedInterceptor): number;
+      eject(id: number): void;
+    };
+  };
+}
+
+interface ResponseInterceptor {
+  onFulfilled?: ResponseFulfilledInterceptor | undefined;
+  onRejected?: ResponseRejectedInterceptor | undefined;
+}
+
+const absoluteUrl = /^[a-z][a-z\d+.-]*:\/\//i;
+
+function isRawBody(data: unknown): data is BodyInit {
+  return (
+    typeof data === 'string' ||
+    data instanceof FormData ||
+    data instanceof URLSearchParams ||
+    data instanceof Blob ||
+    data instanceof ArrayBuffer
+  );
+}
+
+async function readBody(response: Response): Promise<unknown> {
+  if (response.status === 204 || response.status === 205) return undefined;
+  const text = await response.text();
+  if (text === '') return undefined;
+  const contentType = response.headers.get('content-type') ?? '';
+  if (!/\bjson\b/i.test(contentType)) return text;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+/** Spec §7: a rejected call stays rejected unless the interceptor returns a promise (e.g. a retry). */
+function recoverOrRethrow(onRejected: ResponseRejectedInterceptor, error: unknown): Promise<HttpResponse> {
+  const result = onRejected(error);
+  if (result && typeof (result as Promise<HttpResponse>).then === 'function')
+    return result as Promise<HttpResponse>;
+  throw error;
+}
+
+/**
+ * The main HTTP client (spec §7) on ky. ky does URL joining, JSON bodies and query strings; this module
+ * owns the rules: bearer token, anti-forgery header, interceptors, typed errors, no time-out, no retries.
+ */
+export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
+  let baseUrl = options.baseUrl ?? '/';
+  let token: string | null = null;
+  let csrfToken: string | null = null;
+
+  const api = ky.create({
+    timeout: false,
+    retry: 0,
+    throwHttpErrors: false,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  });
+
+  const requestInterceptors = new InterceptorList<RequestInterceptor>();
+  const responseInterceptors = new InterceptorList<ResponseInterceptor>();
+
+  /** One round trip; rejects with HttpError for statuses outside 200–299 and for network failures. */
+  async function send(config: RequestConfig, withAuth: boolean): Promise<HttpResponse> {
+    const method = config.method ?? 'GET';
+    const headers = new Headers({ Accept: 'application/json', ...config.headers });
+    if (withAuth && token) headers.set('Authorization', `Bearer ${token}`);
+    if (withAuth && csrfToken) headers.set(CSRF_HEADER, csrfToken);
+
+    const body =
+      config.data === undefined ? {} : isRawBody(config.data) ? { body: config.data } : { json: config.data };
+    const searchParams = config.params
+      ? Object.fromEntries(Object.entries(config.params).filter(([, value]) => value !== undefined))
+      : undefined;
+
+    let response: Response;
+    try {
+      response = await api(config.url, {
+        method,
+        headers,
+        ...body,
+        ...(searchParams ? { searchParams: searchParams as Record<string, string | number | boolean> } : {}),
+        // Paths are joined to the client's base address (axios-like `prefix`) and the result is resolved
+        // against the page, so the default '/' means this origin.
+        ...(absoluteUrl.test(config.url) ? {} : { prefix: baseUrl, baseUrl: document.baseURI }),
+        ...(config.signal ? { signal: config.signal } : {}),
+      });
+    } catch (cause) {
+      throw new HttpError({ status: 0, config, cause });
+    }
+
+    // The anti-forgery token is learned from any GET response that carries it.
+    const learned = method === 'GET' ? response.headers.get(CSRF_HEADER) : null;
+    if (learned) csrfToken = learned;
+
+    const data = await readBody(response);
+    if (response.status < 200 || response.status > 299) {
+      throw new HttpError({
+        status: response.status,
+        config,
+        body: isApiErrorBody(data) ? data : undefined,
+        headers: response.headers,
+      });
+    }
+    return { status: response.status, headers: response.headers, data, config };
+  }
+
+  function logAndReject(error: unknown): never {
+    console.error('Http error', error);
+    throw error;
+  }
+
+  /** Request interceptors, the call, then the response interceptors in order (axios semantics). */
+  async function run(config: RequestConfig): Promise<HttpResponse> {
+    let chain: Promise<HttpResponse> = requestInterceptors
+      .list()
+      .reduce<Promise<RequestConfig>>((next, interceptor) => next.then(interceptor), Promise.resolve(config))
+      .then((finalConfig) => send(finalConfig, true));
+    for (const { onFulfilled, onRejected } of responseInterceptors.list()) {
+      chain = chain.then(
+        onFulfilled,
+        onRejected && ((error: unknown) => recoverOrRethrow(onRejected, error)),
+      );
+    }
+    return chain.catch(logAndReject);
+  }
+
+  const call =
+    (method: 'GET' | 'DELETE') =>
+    <T>(url: string, config: CallConfig = {}) =>
+      run({ ...config, url, method }).then((response) => response.data as T);
+  const callWithBody =
+    (method: 'POST' | 'PUT' | 'PATCH') =>
+    <T>(url: string, data?: unknown, config: CallConfig = {}) =>
+      run({ ...config, url, method, data }).then((response) => response.data as T);
+
+  return {
+    get: call('GET'),
+    delete: call('DELETE'),
+    post: callWithBody('POST'),
+    put: callWithBody('PUT'),
+    patch: callWithBody('PATCH'),
+    request: <T>(config: RequestConfig) => run(config).then((response) => response.data as T),
+    rawGet: <T>(url: string, config: CallConfig = {}) =>
+      run({ ...config, url, method: 'GET' }) as Promise<HttpResponse<T>>,
+    publicRequest: <T>(config: RequestConfig) =>
+      send(config, false)
+        .catch(logAndReject)
+        .then((response) => response.data as T),
+    setToken(next) {
+      token = next;
+      options.onTokenChange?.(next);
+    },
+    getToken: () => token,
+    setBaseUrl(next) {
+      baseUrl = next;
+    },
+    interceptors: {
+      request: {
+        use: (onFulfilled) => requestInterceptors.use(onFulfilled),
+        eject: (id) => requestInterceptors.eject(id),
+      },
+      response: {
+        use: (onFulfilled, onRejected) => responseInterceptors.use({ onFulfilled, onRejected }),
+        eject: (id) => responseInterceptors.eject(id),
+      },
+    },
+  };
+}
+
+/**
+ * Spec §7: runs `handler` when a failed call has one of `statuses` (500 by default), then passes the
+ * error on. Use as a response interceptor's onRejected or in a call's catch.
+ */
+export function serverErrorHelper(
+  handler: (error: HttpError) => void,
+  statuses: readonly number[] = [500],
+): (error: unknown) => never {
+  return (error) => {
+    if (error instanceof HttpError && statuses.includes(error.status)) handler(error);
+    throw error;
+  };
+}

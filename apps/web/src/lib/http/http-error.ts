@@ -1,0 +1,44 @@
+import type { ApiErrorBody } from '@roadpass/contracts';
+import type { RequestConfig } from './types';
+
+/**
+ * The one error every failed call rejects with: the HTTP status (0 when no response arrived) and the
+ * server's ApiErrorBody when the response carried one.
+ */
+export class HttpError extends Error {
+  override readonly name = 'HttpError';
+  readonly status: number;
+  readonly body: ApiErrorBody | undefined;
+  readonly config: RequestConfig;
+  readonly headers: Headers | undefined;
+
+  constructor(args: {
+    status: number;
+    config: RequestConfig;
+    body?: ApiErrorBody | undefined;
+    headers?: Headers | undefined;
+    cause?: unknown;
+  }) {
+    const what = `${(args.config.method ?? 'GET').toUpperCase()} ${args.config.url}`;
+    super(
+      args.status === 0
+        ? `Network error: ${what}`
+        : `${args.body?.message ?? 'Request failed'} (${args.status}): ${what}`,
+      { cause: args.cause },
+    );
+    this.status = args.status;
+    this.body = args.body;
+    this.config = args.config;
+    this.headers = args.headers;
+  }
+}
+
+export function isHttpError(error: unknown): error is HttpError {
+  return error instanceof HttpError;
+}
+
+export function isApiErrorBody(value: unknown): value is ApiErrorBody {
+  if (typeof value !== 'object' || value === null) return false;
+  const body = value as Record<string, unknown>;
+  return typeof body.status === 'number' && typeof body.code === 'string' && typeof body.message === 'string';
+}

@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { countryName, nativeLanguageName, resolveCountryLanguage, type LocaleInputs } from './locale';
+
+const base: LocaleInputs = {
+  user: null,
+  pathname: '/',
+  requestedLocale: null,
+  preference: null,
+  isWebView: false,
+};
+const deUser = { language: 'de_DE', legalEntityIso: 'DE' };
+
+describe('resolveCountryLanguage', () => {
+  it('defaults to DE/en (locale en-DE) without anything to go on', () => {
+    expect(resolveCountryLanguage(base)).toEqual({ country: 'DE', language: 'en', locale: 'en-DE' });
+  });
+
+  it("takes country and language from the user's language_COUNTRY", () => {
+    expect(resolveCountryLanguage({ ...base, user: deUser })).toEqual({
+      country: 'DE',
+      language: 'de',
+      locale: 'de-DE',
+    });
+    expect(
+      resolveCountryLanguage({ ...base, user: { language: 'da_DK', legalEntityIso: 'DK' } }),
+    ).toMatchObject({
+      country: 'DK',
+      locale: 'da-DK',
+    });
+  });
+
+  it('lets the stored preference override the user language outside a webview only', () => {
+    const preference = { country: 'DE', language: 'en' };
+    expect(resolveCountryLanguage({ ...base, user: deUser, preference }).language).toBe('en');
+    expect(resolveCountryLanguage({ ...base, user: deUser, preference, isWebView: true }).language).toBe(
+      'de',
+    );
+  });
+
+  it("ignores a preference for another country than the customer's", () => {
+    const preference = { country: 'NL', language: 'nl' };
+    expect(resolveCountryLanguage({ ...base, user: deUser, preference })).toMatchObject({
+      country: 'DE',
+      language: 'de',
+    });
+  });
+
+  it('prefers the locale query parameter, then the address, when the country offers that language', () => {
+    expect(resolveCountryLanguage({ ...base, user: deUser, requestedLocale: 'en_GB' }).language).toBe('en');
+    expect(resolveCountryLanguage({ ...base, user: deUser, pathname: '/DE/en/myaccount' }).language).toBe(
+      'en',
+    );
+    expect(resolveCountryLanguage({ ...base, user: deUser, requestedLocale: 'fr' }).language).toBe('de');
+    expect(resolveCountryLanguage({ ...base, user: deUser, pathname: '/DE/hu/myaccount' }).language).toBe(
+      'de',
+    );
+  });
+
+  it('uses the address before sign-in data is known', () => {
+    expect(resolveCountryLanguage({ ...base, pathname: '/NL/nl/myaccount' })).toEqual({
+      country: 'NL',
+      language: 'nl',
+      locale: 'nl-NL',
+    });
+  });
+
+  it('falls back to the default country for an unknown one', () => {
+    expect(resolveCountryLanguage({ ...base, pathname: '/XX/xx/myaccount' })).toMatchObject({
+      country: 'DE',
+      locale: 'en-DE',
+    });
+  });
+});
+
+describe('names via Intl', () => {
+  it('names languages in their own language', () => {
+    expect(nativeLanguageName('de')).toBe('Deutsch');
+    expect(nativeLanguageName('en')).toBe('English');
+    expect(nativeLanguageName('fr')).toBe('Français');
+  });
+
+  it('names countries in the display language', () => {
+    expect(countryName('DE', 'en')).toBe('Germany');
+    expect(countryName('DE', 'de')).toBe('Deutschland');
+  });
+});

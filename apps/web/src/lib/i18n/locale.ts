@@ -1,0 +1,90 @@
+import {
+  DEFAULT_COUNTRY,
+  DEFAULT_LANGUAGE,
+  isLanguage,
+  legalEntityByCountry,
+  normaliseLocale,
+  type Language,
+  type SessionUser,
+} from '@roadpass/contracts';
+import { matchAccountHome } from '@/config/routes';
+import type { CountryLanguage } from '@/lib/storage/storage';
+
+export interface LocaleInputs {
+  /** The signed-in customer, when known. */
+  user: Pick<SessionUser, 'language' | 'legalEntityIso'> | null;
+  /** The current address; an account-home path names a language. */
+  pathname: string;
+  /** The locale query parameter of the current address. */
+  requestedLocale: string | null;
+  /** The stored country/language preference. */
+  preference: CountryLanguage | null;
+  isWebView: boolean;
+}
+
+export interface CountryAndLanguage {
+  country: string;
+  language: Language;
+  /** lang-COUNTRY for the content collection, e.g. de-DE. */
+  locale: string;
+}
+
+function languagePart(value: string | null | undefined): string | undefined {
+  return value ? value.slice(0, 2).toLowerCase() : undefined;
+}
+
+function countryOfUser(user: LocaleInputs['user']): string | undefined {
+  if (!user) return undefined;
+  const fromLanguage = user.language.split('_')[1];
+  if (fromLanguage && legalEntityByCountry(fromLanguage)) return fromLanguage.toUpperCase();
+  return legalEntityByCountry(user.legalEntityIso) ? user.legalEntityIso.toUpperCase() : undefined;
+}
+
+/**
+ * Which country and language the app shows (spec §2, §4): the country is the customer's (from their
+ * language_COUNTRY); the language is the first of the locale query parameter, the address's language,
+ * the stored preference (not in a webview), the customer's language, that the country offers;
+ * default DE/en.
+ */
+export function resolveCountryLanguage(inputs: LocaleInputs): CountryAndLanguage {
+  const path = matchAccountHome(inputs.pathname);
+  const preference = inputs.isWebView ? null : inputs.preference;
+  const candidateCountry =
+    countryOfUser(inputs.user) ?? path?.country ?? preference?.country.toUpperCase() ?? DEFAULT_COUNTRY;
+  const entity = legalEntityByCountry(candidateCountry) ?? legalEntityByCountry(DEFAULT_COUNTRY)!;
+  const country = entity.isoCountry;
+
+  const candidates = [
+    languagePart(inputs.requestedLocale),
+    path?.lang,
+    preference && preference.country.toUpperCase() === country
+      ? languagePart(preference.language)
+      : undefined,
+    languagePart(inputs.user?.language),
+    DEFAULT_LANGUAGE,
+  ];
+  const language =
+    candidates.find(
+      (lang): lang is Language => !!lang && isLanguage(lang) && entity.languages.includes(lang),
+    ) ?? DEFAULT_LANGUAGE;
+  return { country, language, locale: normaliseLocale(`${language}-${country}`) };
+}
+
+/** A language's name in that language, e.g. de → "Deutsch", fr → "Français" (via Intl). */
+export function nativeLanguageName(language: string): string {
+  try {
+    const name = new Intl.DisplayNames([language], { type: 'language' }).of(language) ?? language;
+    return name.charAt(0).toLocaleUpperCase(language) + name.slice(1);
+  } catch {
+    return language;
+  }
+}
+
+/** A country's name in the display language, e.g. DE in en → "Germany" (via Intl). */
+export function countryName(country: string, displayLanguage: string): string {
+  try {
+    return new Intl.DisplayNames([displayLanguage], { type: 'region' }).of(country) ?? country;
+  } catch {
+    return country;
+  }
+}

@@ -1,0 +1,31 @@
+import { legalEntityById } from '@roadpass/contracts';
+
+/** The access-token claims the app reads (spec §3). */
+export interface TokenClaims {
+  exp?: number;
+  iat?: number;
+  sub?: string;
+  sid?: string;
+  realm_access?: { roles?: string[] };
+  resource_access?: Record<string, { roles?: string[] }>;
+  legal_entity?: number;
+}
+
+/** Decodes a JWT's payload without verifying it (the server verifies); null for anything else. */
+export function decodeClaims(token: string | null | undefined): TokenClaims | null {
+  const payload = token?.split('.')[1];
+  if (!payload) return null;
+  try {
+    const base64 = payload.replace(/-/g, '+').replace(/_/g, '/');
+    const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+    const claims = JSON.parse(new TextDecoder().decode(bytes)) as unknown;
+    return typeof claims === 'object' && claims !== null ? (claims as TokenClaims) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The legal_entity claim mapped to its ISO country (spec §3), e.g. 10 → DE. */
+export function legalEntityIsoOf(claims: TokenClaims | null): string | undefined {
+  return claims?.legal_entity === undefined ? undefined : legalEntityById(claims.legal_entity)?.isoCountry;
+}

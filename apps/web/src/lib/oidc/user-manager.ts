@@ -1,0 +1,41 @@
+import { UserManager } from 'oidc-client-ts';
+import type { RuntimeConfig } from '@roadpass/contracts';
+import { authorityOf } from '@roadpass/contracts';
+import { routes } from '@/config/routes';
+import { MirroredUserStore } from './mirrored-user-store';
+
+/**
+ * The OIDC client of spec §7: authorization code flow with PKCE (S256), client and realm from
+ * /config.json. No iframes and no library timers: session monitoring and automatic silent renew are
+ * off, renewal is scheduled by token-refresh.ts and uses the refresh_token grant.
+ */
+export function createUserManager(
+  config: RuntimeConfig,
+  origin: string = window.location.origin,
+): UserManager {
+  const identityProvider = {
+    ...config.identityProvider,
+    // A root-relative provider URL (same origin) is allowed in config.json.
+    url: new URL(config.identityProvider.url, origin).href,
+  };
+  return new UserManager({
+    authority: authorityOf({ ...config, identityProvider }),
+    client_id: config.identityProvider.clientId,
+    redirect_uri: `${origin}${routes.authCallback.build()}`,
+    post_logout_redirect_uri: `${origin}/`,
+    response_type: 'code',
+    scope: 'openid profile email',
+    automaticSilentRenew: false,
+    monitorSession: false,
+    loadUserInfo: false,
+    userStore: new MirroredUserStore(sessionStorage),
+    // Spec §9: callback state kept 60 minutes, messages time out after 10 s.
+    staleStateAgeInSeconds: 3600,
+    silentRequestTimeoutInSeconds: 10,
+  });
+}
+
+/** oidc-client-ts rejects a callback whose ID token nonce does not match the stored one. */
+export function isInvalidNonce(error: unknown): boolean {
+  return error instanceof Error && /nonce/i.test(error.message);
+}

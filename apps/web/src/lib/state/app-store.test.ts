@@ -1,0 +1,122 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { demoLoginStatus } from '@/testing/fixtures';
+import {
+  resetAppStore,
+  selectIsLoggedIn,
+  selectShowBannerCancel,
+  selectShowBannerConfirm,
+  useAppStore,
+} from './app-store';
+
+const state = () => useAppStore.getState();
+
+describe('app state', () => {
+  afterEach(() => resetAppStore());
+
+  it('starts with the defaults of spec §3', () => {
+    expect(state()).toMatchObject({
+      token: null,
+      appReady: false,
+      businessModeActive: false,
+      contentLoaded: false,
+      isWebView: false,
+      navOpen: false,
+      translations: {},
+      activeLanguage: 'en',
+      error: { page: false, overlay: false, banner: false },
+      homeLocation: 'DE',
+      legalEntityId: 10,
+      locationId: 1,
+      isBusinessAdmin: false,
+      user: null,
+    });
+  });
+
+  describe('error flags', () => {
+    it('are set together', () => {
+      state().setError(true);
+      expect(state().error).toEqual({ page: true, overlay: true, banner: true });
+      state().setError(false);
+      expect(state().error).toEqual({ page: false, overlay: false, banner: false });
+    });
+
+    it('mark the content as loaded when an error is set', () => {
+      expect(state().contentLoaded).toBe(false);
+      state().setError(true);
+      expect(state().contentLoaded).toBe(true);
+    });
+
+    it('are flipped by the error toggle', () => {
+      state().toggleError();
+      expect(state().error).toEqual({ page: true, overlay: true, banner: true });
+      expect(state().contentLoaded).toBe(true);
+      state().toggleError();
+      expect(state().error).toEqual({ page: false, overlay: false, banner: false });
+    });
+
+    it('close only the banner when the banner closes', () => {
+      state().setError(true);
+      state().closeBanner();
+      expect(state().error).toEqual({ page: true, overlay: true, banner: false });
+    });
+
+    it('are all cleared by clearErrors (navigation to a route without own error handling)', () => {
+      state().setError(true, { hideCancel: true });
+      state().clearErrors();
+      expect(state().error).toEqual({ page: false, overlay: false, banner: false });
+      expect(state().errorButtons).toEqual({});
+    });
+  });
+
+  describe('banner buttons', () => {
+    it('hide cancel while the error page shows', () => {
+      state().setError(true);
+      expect(selectShowBannerCancel(state())).toBe(false);
+      expect(selectShowBannerConfirm(state())).toBe(true);
+    });
+
+    it('show cancel for a banner without the error page', () => {
+      useAppStore.setState({ error: { page: false, overlay: false, banner: true } });
+      expect(selectShowBannerCancel(state())).toBe(true);
+    });
+
+    it('hide cancel with hideCancel and confirm with hideConfirm', () => {
+      useAppStore.setState({
+        error: { page: false, overlay: false, banner: true },
+        errorButtons: { hideCancel: true, hideConfirm: true },
+      });
+      expect(selectShowBannerCancel(state())).toBe(false);
+      expect(selectShowBannerConfirm(state())).toBe(false);
+    });
+  });
+
+  it('is logged in exactly when the user uuid is non-empty', () => {
+    expect(selectIsLoggedIn(state())).toBe(false);
+    state().setUser(demoLoginStatus.user);
+    expect(selectIsLoggedIn(state())).toBe(true);
+    state().setUser({ ...demoLoginStatus.user, uuid: '' });
+    expect(selectIsLoggedIn(state())).toBe(false);
+    state().setUser(null);
+    expect(selectIsLoggedIn(state())).toBe(false);
+  });
+
+  it('takes legal entity and home location from the loaded user', () => {
+    state().setUser({ ...demoLoginStatus.user, legalEntityId: 1, legalEntityIso: 'NL' });
+    expect(state()).toMatchObject({ legalEntityId: 1, homeLocation: 'NL' });
+  });
+
+  it('adds and removes toasts, auto-closing by default', () => {
+    const id = state().addToast({ message: 'Saved', type: 'success' });
+    expect(state().toasts).toEqual([{ id, message: 'Saved', type: 'success', autoClose: true }]);
+    state().removeToast(id);
+    expect(state().toasts).toEqual([]);
+  });
+
+  it('calls the notify dialog on-close callback when it closes', () => {
+    const onClose = vi.fn();
+    state().showNotify({ message: 'x', onClose });
+    state().closeNotify();
+    expect(state().notify).toBeNull();
+    expect(onClose).toHaveBeenCalledOnce();
+  });
+});

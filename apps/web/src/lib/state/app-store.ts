@@ -1,0 +1,169 @@
+import { create } from 'zustand';
+import type { Language, SessionUser } from '@roadpass/contracts';
+
+/** The three error flags of the app shell (spec §2, §4): always set together. */
+export interface ErrorFlags {
+  page: boolean;
+  overlay: boolean;
+  banner: boolean;
+}
+
+/** Optional buttons of the error banner. */
+export interface ErrorButtons {
+  hideCancel?: boolean;
+  hideConfirm?: boolean;
+}
+
+export type ToastType = 'info' | 'success' | 'warning' | 'error';
+
+export interface Toast {
+  id: number;
+  message: string;
+  type: ToastType;
+  autoClose: boolean;
+}
+
+/** The notify dialog (spec §3): title and message fall back to the spec's defaults when absent. */
+export interface NotifyDialog {
+  title?: string;
+  message?: string;
+  onClose?: () => void;
+}
+
+export interface AppState {
+  token: string | null;
+  appReady: boolean;
+  businessModeActive: boolean;
+  contentLoaded: boolean;
+  isWebView: boolean;
+  trackingOptOut: boolean;
+  navOpen: boolean;
+  /** The texts of the active language, as loaded from the content collection. */
+  translations: Record<string, string>;
+  activeLanguage: Language;
+  error: ErrorFlags;
+  errorButtons: ErrorButtons;
+  homeLocation: string;
+  legalEntityId: number;
+  locationId: number;
+  isBusinessAdmin: false;
+  /** Session data of the signed-in customer; null until loaded (or after a failed load). */
+  user: SessionUser | null;
+  toasts: Toast[];
+  notify: NotifyDialog | null;
+  /** Readable problems of /config.json; when set the app shows the configuration error page. */
+  configProblems: string[] | null;
+}
+
+export interface AppActions {
+  setToken(token: string | null): void;
+  setAppReady(ready: boolean): void;
+  setContentLoaded(loaded: boolean): void;
+  setEnvironment(flags: { isWebView: boolean; trackingOptOut: boolean }): void;
+  setNavOpen(open: boolean): void;
+  setTranslations(language: Language, texts: Record<string, string>): void;
+  /** Sets page, overlay and banner together; setting an error marks the content as loaded. */
+  setError(value: boolean, buttons?: ErrorButtons): void;
+  /** Flips each of the three error flags. */
+  toggleError(): void;
+  /** Clears all three flags (navigation to a route without its own error handling). */
+  clearErrors(): void;
+  /** The banner's close: hides the banner only. */
+  closeBanner(): void;
+  setUser(user: SessionUser | null): void;
+  addToast(
+    toast: Omit<Toast, 'id' | 'autoClose' | 'type'> & Partial<Pick<Toast, 'autoClose' | 'type'>>,
+  ): number;
+  removeToast(id: number): void;
+  showNotify(dialog: NotifyDialog): void;
+  closeNotify(): void;
+  setConfigProblems(problems: string[] | null): void;
+}
+
+export type AppStore = AppState & AppActions;
+
+const noErrors: ErrorFlags = { page: false, overlay: false, banner: false };
+
+export function initialAppState(): AppState {
+  return {
+    token: null,
+    appReady: false,
+    businessModeActive: false,
+    contentLoaded: false,
+    isWebView: false,
+    trackingOptOut: false,
+    navOpen: false,
+    translations: {},
+    activeLanguage: 'en',
+    error: { ...noErrors },
+    errorButtons: {},
+    homeLocation: 'DE',
+    legalEntityId: 10,
+    locationId: 1,
+    isBusinessAdmin: false,
+    user: null,
+    toasts: [],
+    notify: null,
+    configProblems: null,
+  };
+}
+
+let nextToastId = 1;
+
+export const useAppStore = create<AppStore>()((set, get) => ({
+  ...initialAppState(),
+  setToken: (token) => set({ token }),
+  setAppReady: (appReady) => set({ appReady }),
+  setContentLoaded: (contentLoaded) => set({ contentLoaded }),
+  setEnvironment: ({ isWebView, trackingOptOut }) => set({ isWebView, trackingOptOut }),
+  setNavOpen: (navOpen) => set({ navOpen }),
+  setTranslations: (activeLanguage, translations) => set({ activeLanguage, translations }),
+  setError: (value, buttons = {}) =>
+    set(() => ({
+      error: { page: value, overlay: value, banner: value },
+      errorButtons: value ? buttons : {},
+      ...(value ? { contentLoaded: true } : {}),
+    })),
+  toggleError: () =>
+    set((state) => {
+      const error = { page: !state.error.page, overlay: !state.error.overlay, banner: !state.error.banner };
+      const anySet = error.page || error.overlay || error.banner;
+      return { error, ...(anySet ? { contentLoaded: true } : {}) };
+    }),
+  clearErrors: () => set({ error: { ...noErrors }, errorButtons: {} }),
+  closeBanner: () => set((state) => ({ error: { ...state.error, banner: false } })),
+  setUser: (user) =>
+    set(
+      user
+        ? { user, legalEntityId: user.legalEntityId, homeLocation: user.legalEntityIso.toUpperCase() }
+        : { user: null },
+    ),
+  addToast: ({ message, type = 'info', autoClose = true }) => {
+    const id = nextToastId++;
+    set((state) => ({ toasts: [...state.toasts, { id, message, type, autoClose }] }));
+    return id;
+  },
+  removeToast: (id) => set((state) => ({ toasts: state.toasts.filter((toast) => toast.id !== id) })),
+  showNotify: (notify) => set({ notify }),
+  closeNotify: () => {
+    const { notify } = get();
+    set({ notify: null });
+    notify?.onClose?.();
+  },
+  setConfigProblems: (configProblems) => set({ configProblems }),
+}));
+
+/** Spec §4: logged in exactly when the user uuid is non-empty. */
+export const selectIsLoggedIn = (state: AppState): boolean => Boolean(state.user?.uuid);
+
+/** The banner's cancel button is hidden while the error page shows or when hideCancel is set. */
+export const selectShowBannerCancel = (state: AppState): boolean =>
+  !state.error.page && !state.errorButtons.hideCancel;
+
+/** The banner's confirm (Retry) button is hidden when hideConfirm is set. */
+export const selectShowBannerConfirm = (state: AppState): boolean => !state.errorButtons.hideConfirm;
+
+/** For tests: back to the initial state, keeping the actions. */
+export function resetAppStore(): void {
+  useAppStore.setState(initialAppState());
+}

@@ -1,0 +1,55 @@
+import type { CountryCode, Language } from '@roadpass/contracts';
+
+/** Browser storage keys of spec §3, written once. */
+export const storageKeys = {
+  /** sessionStorage: the current access token (mirrors the OIDC user store). */
+  token: 'roadpass.token',
+  /** sessionStorage: the current refresh token (mirrors the OIDC user store). */
+  refreshToken: 'roadpass.refreshToken',
+  /** localStorage: the customer's chosen country and language. */
+  countryLanguage: 'roadpass.countryLanguage',
+  /** localStorage: the customer context (used by later issues). */
+  customerContext: 'roadpass.customerContext',
+} as const;
+
+/** Storage can be unavailable (privacy modes, blocked cookies): reads return null, writes are dropped. */
+export function readItem(storage: Storage, key: string): string | null {
+  try {
+    return storage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+export function writeItem(storage: Storage, key: string, value: string | null): void {
+  try {
+    if (value === null) storage.removeItem(key);
+    else storage.setItem(key, value);
+  } catch {
+    // Nothing to do: the app works without persistence.
+  }
+}
+
+export interface CountryLanguage {
+  country: CountryCode | string;
+  language: Language | string;
+}
+
+/** The stored country/language preference, e.g. {"country":"DE","language":"de"}; null if absent or broken. */
+export function readCountryLanguage(storage: Storage = localStorage): CountryLanguage | null {
+  const raw = readItem(storage, storageKeys.countryLanguage);
+  if (!raw) return null;
+  try {
+    const value = JSON.parse(raw) as Partial<CountryLanguage>;
+    if (typeof value.country === 'string' && typeof value.language === 'string') {
+      return { country: value.country.toUpperCase(), language: value.language.toLowerCase() };
+    }
+  } catch {
+    // A broken value counts as no preference.
+  }
+  return null;
+}
+
+export function writeCountryLanguage(value: CountryLanguage, storage: Storage = localStorage): void {
+  writeItem(storage, storageKeys.countryLanguage, JSON.stringify(value));
+}

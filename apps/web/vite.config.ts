@@ -1,0 +1,68 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+import type { Plugin } from 'vite';
+
+const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+
+/** Where the Roadpass server runs in development; it serves the APIs, the identity provider and config.json. */
+const serverOrigin = process.env.ROADPASS_SERVER ?? 'http://localhost:8080';
+
+/**
+ * The contracts package builds its schemas with typebox at module level, so any runtime import from a
+ * schema file drags about 18 kB gzip of typebox into the bundle. The app imports only types and the
+ * typebox-free modules (locales, legal entities, api paths); this guard fails the build if that slips.
+ */
+function forbidInBundle(packageName: string): Plugin {
+  return {
+    name: 'roadpass:forbid-in-bundle',
+    apply: 'build',
+    generateBundle(_options, bundle) {
+      for (const output of Object.values(bundle)) {
+        if (output.type !== 'chunk') continue;
+        const offending = Object.entries(output.modules).find(
+          ([id, module]) => id.includes(`/node_modules/${packageName}/`) && module.renderedLength > 0,
+        );
+        if (offending) {
+          this.error(
+            `${packageName} ended up in ${output.fileName} (${offending[0]}): import only types and typebox-free ` +
+              'modules from @roadpass/contracts (see docs/decisions/web-bundle-budget.md)',
+          );
+        }
+      }
+    },
+  };
+}
+
+export default defineConfig({
+  plugins: [react(), forbidInBundle('typebox')],
+  resolve: {
+    alias: {
+      '@roadpass/contracts': here('../../packages/contracts/src/index.ts'),
+      '@': here('./src'),
+    },
+  },
+  build: {
+    outDir: here('./dist'),
+    emptyOutDir: true,
+    target: 'es2022',
+    // The manifest lets scripts/bundle-size.ts find the entry and the account-home chunk.
+    manifest: true,
+    sourcemap: false,
+  },
+  server: {
+    port: 5173,
+    proxy: {
+      '/api': serverOrigin,
+      '/auth': serverOrigin,
+      '/config.json': serverOrigin,
+    },
+  },
+  preview: {
+    proxy: {
+      '/api': serverOrigin,
+      '/auth': serverOrigin,
+      '/config.json': serverOrigin,
+    },
+  },
+});
