@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
 
 export const DEMO_PASSWORD = 'Demo-2026!';
@@ -10,11 +11,18 @@ export async function signInOnLoginPage(page: Page, email: string, password = DE
   await page.getByRole('button', { name: 'Sign in' }).click();
 }
 
-/** Opens the app and signs in; resolves on the account home. */
+/** Opens the app and signs in; resolves when the account home shows its heading. */
 export async function openSignedIn(page: Page, email: string, path = '/'): Promise<void> {
   await page.goto(path);
   await signInOnLoginPage(page, email);
   await expect(page).toHaveURL(/\/[A-Z]{2}\/[a-z]{2}\/myaccount$/);
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+}
+
+/** The app's texts in one language, from the content files the server serves. */
+export function texts(language: string): Record<string, string> {
+  const file = new URL(`../../content/translations/${language}.json`, import.meta.url);
+  return JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>;
 }
 
 /** Makes the server fail requests whose path starts with `pathPrefix` (test mode only). */

@@ -55,9 +55,9 @@ export function useLanguageSwitch(country: string) {
       try {
         const saved = await saveLanguage(http, language, country);
         store.setUser(saved.user);
-        store.addToast({ message: t('language-saved') });
+        store.addToast({ message: t('language-saved', { lng: language }) });
       } catch {
-        store.addToast({ message: t('language-save-failed'), type: 'error' });
+        store.addToast({ message: t('language-save-failed', { lng: language }), type: 'error' });
       }
     },
     [apply, country, navigate, search, http, t],

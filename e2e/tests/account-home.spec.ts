@@ -1,0 +1,64 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test } from '@playwright/test';
+import { openSignedIn, texts } from './support.js';
+
+test.describe('the account home', () => {
+  test('the language switcher changes the texts, the address, and the saved language', async ({
+    page,
+  }, testInfo) => {
+    // Each project uses its own customer: the saved language is shared state.
+    const [email, country, own] =
+      testInfo.project.name === 'phone'
+        ? ['demo.at@example.com', 'AT', 'de']
+        : ['demo.it@example.com', 'IT', 'it'];
+    const ownTexts = texts(own);
+    const en = texts('en');
+    await openSignedIn(page, email);
+    await expect(page).toHaveURL(new RegExp(`/${country}/${own}/myaccount$`));
+    await expect(page.getByRole('button', { name: ownTexts['sign-out'] })).toBeVisible();
+
+    await page.getByRole('combobox', { name: ownTexts['language-label'] }).selectOption('en');
+    await expect(page).toHaveURL(new RegExp(`/${country}/en/myaccount$`));
+    await expect(page.getByRole('button', { name: en['sign-out'] })).toBeVisible();
+    await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+    await expect(page.getByRole('status').filter({ hasText: en['language-saved']! })).toBeVisible();
+
+    // The language was saved on the server: without the local preference, the app opens in English.
+    await page.evaluate(() => localStorage.clear());
+    await page.goto('/');
+    await expect(page).toHaveURL(new RegExp(`/${country}/en/myaccount$`));
+
+    // And back, by keyboard: the customer's own language is listed first.
+    const switcher = page.getByRole('combobox', { name: en['language-label'] });
+    await switcher.focus();
+    await page.keyboard.press('ArrowUp');
+    await expect(page).toHaveURL(new RegExp(`/${country}/${own}/myaccount$`));
+    await expect(page.getByRole('button', { name: ownTexts['sign-out'] })).toBeVisible();
+    await expect(page.getByRole('status').filter({ hasText: ownTexts['language-saved']! })).toBeVisible();
+  });
+
+  test('the account home and the login page pass an accessibility check', async ({ page }) => {
+    await page.goto('/');
+    await expect(page.getByLabel('E-mail')).toBeVisible();
+    const login = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21aa']).analyze();
+    expect(login.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+
+    await page.getByLabel('E-mail').fill('demo.es@example.com');
+    await page.getByLabel('Password').fill('Demo-2026!');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Javier García');
+    const home = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21aa']).analyze();
+    expect(home.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+  });
+
+  test('works by keyboard: skip link, language switcher and sign-out in order', async ({ page }) => {
+    await openSignedIn(page, 'demo.nl@example.com');
+    const nl = texts('nl');
+    await page.keyboard.press('Tab');
+    await expect(page.getByRole('link', { name: nl['skip-to-content'] })).toBeFocused();
+    await page.keyboard.press('Tab');
+    await expect(page.getByRole('combobox', { name: nl['language-label'] })).toBeFocused();
+    await page.keyboard.press('Tab');
+    await expect(page.getByRole('button', { name: nl['sign-out'] })).toBeFocused();
+  });
+});
