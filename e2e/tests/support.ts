@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 
 export const DEMO_PASSWORD = 'Demo-2026!';
 
@@ -25,15 +25,17 @@ export function texts(language: string): Record<string, string> {
   return JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>;
 }
 
-/** Makes the server fail requests whose path starts with `pathPrefix` (test mode only). */
+/**
+ * Makes the server fail this page's requests whose path starts with `pathPrefix` (test mode only).
+ * The fault is scoped to the page through the X-Fault-Scope header, so tests running side by side
+ * against the same server are not affected.
+ */
 export async function injectFault(
-  request: APIRequestContext,
+  page: Page,
   fault: { pathPrefix: string; status: number; times?: number; method?: string },
 ): Promise<void> {
-  const res = await request.post('/__test__/faults', { data: { times: 0, ...fault } });
+  const scope = `${Date.now()}-${Math.random().toString(36).slice(2)}`;
+  await page.setExtraHTTPHeaders({ 'X-Fault-Scope': scope });
+  const res = await page.request.post('/__test__/faults', { data: { times: 0, ...fault, scope } });
   expect(res.status()).toBe(204);
-}
-
-export async function clearFaults(request: APIRequestContext): Promise<void> {
-  await request.delete('/__test__/faults');
 }

@@ -35,7 +35,7 @@ describe('identity provider texts', () => {
       await writeFile(path.join(dir, 'identity-provider', `${lang}.json`), JSON.stringify(text));
     }
     await expect(loadLoginTexts(dir)).rejects.toThrow(
-      /da\.json: "submit"[\s\S]*fr\.json: "tooManyAttempts_other" must use the placeholders/,
+      /da\.json misses keys: submit[\s\S]*fr\.json: "tooManyAttempts_other" must use the placeholders/,
     );
   });
 

@@ -1,6 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { DEFAULT_LANGUAGE, isLanguage, languages, type Language } from '@roadpass/contracts';
+import { DEFAULT_LANGUAGE, isLanguage, type Language } from '@roadpass/contracts';
+import { loadLanguageFiles } from '../lib/language-files.js';
 
 /**
  * Every text of the identity provider's pages. This list is the typed source of the keys; the
@@ -37,50 +37,14 @@ export type TextKey = (typeof textKeys)[number];
 export type Texts = Readonly<Record<TextKey, string>>;
 export type LoginTexts = Readonly<Record<Language, Texts>>;
 
-const placeholdersOf = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
-
 /** Loads and checks the eight language files; a missing or extra key fails start-up with a clear list. */
 export async function loadLoginTexts(contentDir: string): Promise<LoginTexts> {
-  const problems: string[] = [];
-  const result = {} as Record<Language, Record<TextKey, string>>;
-  const known = new Set<string>(textKeys);
-  for (const lang of languages) {
-    const file = path.join(contentDir, 'identity-provider', `${lang}.json`);
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(await readFile(file, 'utf8'));
-    } catch (error) {
-      problems.push(`${file}: ${(error as Error).message}`);
-      continue;
-    }
-    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
-      problems.push(`${file}: must be an object of key → text`);
-      continue;
-    }
-    const texts = parsed as Record<string, unknown>;
-    for (const key of Object.keys(texts)) if (!known.has(key)) problems.push(`${file}: unknown key "${key}"`);
-    for (const key of textKeys) {
-      const value = texts[key];
-      if (typeof value !== 'string' || value.trim() === '')
-        problems.push(`${file}: "${key}" must be a non-empty string`);
-    }
-    result[lang] = texts as Record<TextKey, string>;
-  }
-  const english = result.en;
-  if (english) {
-    for (const lang of languages) {
-      const texts = result[lang];
-      if (!texts || lang === 'en') continue;
-      for (const key of textKeys) {
-        if (typeof texts[key] !== 'string') continue;
-        if (placeholdersOf(texts[key]).join() !== placeholdersOf(english[key]).join()) {
-          problems.push(`identity-provider/${lang}.json: "${key}" must use the placeholders of en.json`);
-        }
-      }
-    }
-  }
-  if (problems.length) throw new Error(`Invalid identity provider texts:\n  - ${problems.join('\n  - ')}`);
-  return result;
+  const files = await loadLanguageFiles(
+    path.join(contentDir, 'identity-provider'),
+    'identity provider texts',
+    textKeys,
+  );
+  return files as Record<Language, Texts>;
 }
 
 /** The language part of a tag such as de-AT, de_AT or DE. */

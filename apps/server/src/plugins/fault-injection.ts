@@ -17,6 +17,11 @@ const Fault = Type.Object(
     /** A request whose path starts with this fails. */
     pathPrefix: Type.String({ minLength: 1, maxLength: 500, pattern: '^/' }),
     status: Type.Integer({ minimum: 400, maximum: 599 }),
+    /**
+     * Only requests carrying this value in the X-Fault-Scope header fail, so tests running side by
+     * side against one server do not disturb each other. Without it, every matching request fails.
+     */
+    scope: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
     /** How many requests fail before the fault clears itself; 0 means until removed. */
     times: Type.Integer({ minimum: 0, maximum: 1000, default: 0 }),
   },
@@ -37,16 +42,26 @@ export default fp(
       faults.push({ ...request.body, remaining: request.body.times || Infinity });
       return reply.status(204).send();
     });
-    api.delete('/__test__/faults', async (_request, reply) => {
-      faults.length = 0;
-      return reply.status(204).send();
-    });
+    api.delete(
+      '/__test__/faults',
+      { schema: { querystring: Type.Object({ scope: Type.Optional(Type.String({ maxLength: 200 })) }) } },
+      async (request, reply) => {
+        const { scope } = request.query;
+        for (let i = faults.length - 1; i >= 0; i--)
+          if (!scope || faults[i]!.scope === scope) faults.splice(i, 1);
+        return reply.status(204).send();
+      },
+    );
 
     app.addHook('onRequest', async (request, reply) => {
       if (request.url.startsWith('/__test__/')) return;
       const path = request.url.split('?')[0]!;
+      const scope = request.headers['x-fault-scope'];
       const fault = faults.find(
-        (f) => path.startsWith(f.pathPrefix) && (!f.method || f.method === request.method),
+        (f) =>
+          path.startsWith(f.pathPrefix) &&
+          (!f.method || f.method === request.method) &&
+          (!f.scope || f.scope === scope),
       );
       if (!fault) return;
       fault.remaining -= 1;
