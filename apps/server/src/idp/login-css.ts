@@ -7,12 +7,12 @@ import { createHash } from 'node:crypto';
  */
 export const loginCss = `
 :root {
-  --brand: #0b6e4f;
-  --brand-dark: #07513a;
+  --brand: #0b5cad;
+  --brand-dark: #08498a;
   --accent: #f5b700;
-  --text: #17201c;
-  --muted: #4d5a55;
-  --bg: #edf3f0;
+  --text: #16191d;
+  --muted: #525a66;
+  --bg: #f3f5f8;
   --border: #7d8a85;
   --error: #b3261e;
   --error-bg: #fdecea;
@@ -35,7 +35,7 @@ body {
   position: relative;
   padding: 1.5rem 1.25rem 4.75rem;
   color: #fff;
-  background: linear-gradient(135deg, #0b6e4f 0%, #0d8560 100%);
+  background: linear-gradient(135deg, #0b5cad 0%, #1470c8 100%);
 }
 .brand-bar::after {
   content: '';
