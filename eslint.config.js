@@ -3,6 +3,7 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import boundaries from 'eslint-plugin-boundaries';
 import globals from 'globals';
+import path from 'node:path';
 
 export default tseslint.config(
   {
@@ -25,6 +26,11 @@ export default tseslint.config(
     },
   },
   {
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs' },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     files: ['apps/web/src/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks, boundaries },
@@ -35,7 +41,7 @@ export default tseslint.config(
         { type: 'feature', pattern: 'apps/web/src/features/*', capture: ['featureName'] },
         { type: 'shared', pattern: 'apps/web/src/(components|lib|config|testing)' },
       ],
-      'import/resolver': { typescript: { project: 'apps/web/tsconfig.json' }, node: true },
+      'import/resolver': { [path.resolve(import.meta.dirname, 'tools/eslint-alias-resolver.cjs')]: {} },
     },
     rules: {
       ...reactHooks.configs.recommended.rules,

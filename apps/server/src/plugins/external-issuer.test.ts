@@ -1,0 +1,72 @@
+import { createServer } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiPaths, type LoginStatus, type RuntimeConfig } from '@roadpass/contracts';
+import { createTestApp, type TestApp } from '../testing/test-app.js';
+import { signIn } from '../testing/sign-in.js';
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer().on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+// The issuer plays the external realm: a real OIDC provider listening on a port, whose keys the
+// service fetches over HTTP from {issuer}/protocol/openid-connect/certs, as it would from Keycloak.
+let issuer: TestApp;
+let service: TestApp;
+let issuerUrl: string;
+
+beforeAll(async () => {
+  const port = await freePort();
+  issuer = await createTestApp({ publicUrl: `http://127.0.0.1:${port}` });
+  await issuer.app.listen({ port, host: '127.0.0.1' });
+  issuerUrl = `http://127.0.0.1:${port}/auth/realms/customer`;
+  service = await createTestApp(
+    { externalIssuer: issuerUrl, accessTokenAudience: 'urn:roadpass:customer-api' },
+    issuer.db,
+  );
+});
+afterAll(async () => {
+  await service?.app.close();
+  await issuer?.close();
+});
+
+describe('trusting an external issuer by configuration alone', () => {
+  it('sends the app to the external realm', async () => {
+    const config = (await service.app.inject({ url: '/config.json' })).json<RuntimeConfig>();
+    expect(config.identityProvider).toEqual({
+      url: issuerUrl.replace('/realms/customer', ''),
+      realm: 'customer',
+      clientId: 'portal-client',
+    });
+  });
+
+  it('does not mount its own provider', async () => {
+    const res = await service.app.inject({ url: '/auth/realms/customer/.well-known/openid-configuration' });
+    expect(res.statusCode).toBe(404);
+  });
+
+  it("accepts the realm's access tokens, checked against its published keys", async () => {
+    const { accessToken } = await signIn(issuer.app, {
+      email: 'demo.dk@example.com',
+      password: 'Demo-2026!',
+    });
+    const res = await service.app.inject({
+      url: apiPaths.loginStatus,
+      headers: { authorization: `Bearer ${accessToken}` },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json<LoginStatus>().user.email).toBe('demo.dk@example.com');
+  });
+
+  it('allows the realm in the Content-Security-Policy', async () => {
+    const csp = (await service.app.inject({ url: '/config.json' })).headers[
+      'content-security-policy'
+    ] as string;
+    expect(csp).toContain(`connect-src 'self' ${new URL(issuerUrl).origin}`);
+  });
+});

@@ -1,0 +1,15 @@
+// Resolves the web app's `@/…` alias for eslint-plugin-boundaries, then defers to the node resolver.
+// (eslint-import-resolver-typescript would do this, but its native bindings are not all published on
+// the registry this project installs from, which breaks `npm ci`.)
+const path = require('node:path');
+const node = require('eslint-import-resolver-node');
+
+const webSrc = path.join(__dirname, '..', 'apps', 'web', 'src');
+const extensions = ['.ts', '.tsx', '.js', '.mjs', '.json'];
+
+exports.interfaceVersion = 2;
+exports.resolve = (source, file, config) =>
+  node.resolve(source.startsWith('@/') ? path.join(webSrc, source.slice(2)) : source, file, {
+    extensions,
+    ...config,
+  });
