@@ -214,3 +214,15 @@ describe('runtime configuration', () => {
     });
   });
 });
+
+describe('OpenAPI document', () => {
+  it('documents the API from the contract schemas, without the sign-in pages', async () => {
+    const res = await t.app.inject({ url: '/api/openapi.json' });
+    expect(res.statusCode).toBe(200);
+    const doc = res.json<{ paths: Record<string, unknown> }>();
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining([apiPaths.loginStatus, apiPaths.personalData, '/config.json']),
+    );
+    expect(Object.keys(doc.paths).some((p) => p.startsWith('/auth/'))).toBe(false);
+  });
+});

@@ -68,6 +68,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   await app.register(database, { config, ...(options.db ? { db: options.db } : {}) });
   await app.register(formbody, { bodyLimit: config.bodyLimitBytes });
   await app.register(swagger, {
+    // Only the API (routes with tags) is documented, not the sign-in pages or static files.
+    hideUntagged: true,
     openapi: {
       info: { title: 'Roadpass API', version: '1' },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },

@@ -22,6 +22,8 @@ async function main(): Promise<void> {
   process.once('SIGTERM', () => void close('SIGTERM'));
   await app.listen({ port: config.port, host: config.host });
   app.log.info(`Roadpass is serving on ${config.publicUrl}`);
+  if (config.seedDemoData)
+    app.log.info('Demo customers: demo.{nl,at,fr,de,it,es,hu,dk}@example.com, password Demo-2026!');
 }
 
 main().catch((error: unknown) => {
