@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../testing/test-database.js';
-import { migrateToLatest } from '../db/migrate.js';
+import { createMigratedTestDatabase, type TestDatabase } from '../testing/test-database.js';
 import { createKyselyAdapterFactory } from './kysely-adapter.js';
 
 let database: TestDatabase;
@@ -8,8 +7,7 @@ let clock = Date.parse('2026-11-22T10:00:00Z');
 const now = () => clock;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  await migrateToLatest(database.db);
+  database = await createMigratedTestDatabase();
 });
 afterAll(() => database?.drop());
 

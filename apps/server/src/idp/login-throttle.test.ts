@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
 import { browse, openLoginPage, signIn } from '../testing/sign-in.js';
-import { createTestDatabase, type TestDatabase } from '../testing/test-database.js';
-import { migrateToLatest } from '../db/migrate.js';
+import { createMigratedTestDatabase, type TestDatabase } from '../testing/test-database.js';
 import { createLoginThrottle } from './login-throttle.js';
 
 const alerts = (html: string) => [...html.matchAll(/role="alert"[^>]*>([^<]*)</g)].map((m) => m[1]);
@@ -61,8 +60,7 @@ describe('the throttle’s rules', () => {
   const now = () => clock;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    await migrateToLatest(database.db);
+    database = await createMigratedTestDatabase();
   });
   afterAll(() => database?.drop());
 

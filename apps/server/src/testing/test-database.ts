@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { openDatabase, type Db } from '../db/database.js';
+import { migrateToLatest } from '../db/migrate.js';
 
 export interface TestDatabase {
   db: Db;
@@ -42,4 +43,11 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       await cleanup.end();
     },
   };
+}
+
+/** A fresh database with the schema migrated and nothing else in it. */
+export async function createMigratedTestDatabase(): Promise<TestDatabase> {
+  const database = await createTestDatabase();
+  await migrateToLatest(database.db);
+  return database;
 }
