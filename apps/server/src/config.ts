@@ -24,6 +24,8 @@ export interface AppConfig {
   refreshTokenTtlSeconds: number;
   sessionTtlSeconds: number;
   bodyLimitBytes: number;
+  /** Behind a load balancer: take the client address from X-Forwarded-For (login throttling per IP). */
+  trustProxy: boolean;
   /** Test mode only: lets tests make chosen API calls fail on purpose. */
   faultInjection: boolean;
   /** Create the demo customers on start (never in production). */
@@ -120,6 +122,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     refreshTokenTtlSeconds: int('REFRESH_TOKEN_TTL_SECONDS', 8 * 3600, 60, 30 * 86_400),
     sessionTtlSeconds: int('SESSION_TTL_SECONDS', 8 * 3600, 60, 30 * 86_400),
     bodyLimitBytes: int('BODY_LIMIT_BYTES', 64 * 1024, 1024, 10 * 1024 * 1024),
+    trustProxy: bool('TRUST_PROXY', false),
     faultInjection,
     seedDemoData,
     logLevel,
