@@ -1,8 +1,10 @@
+import { appPaths } from '@roadpass/contracts';
+
 /**
  * Where the embedded identity provider lives: Keycloak's layout for a realm named "customer", so the
  * web app (and any Keycloak client library) talks to it exactly as to a Keycloak realm.
  */
-export const REALM_PATH = '/auth/realms/customer';
+export const REALM_PATH = `${appPaths.identityProviderBase}/realms/${appPaths.realm}`;
 
 /** oidc-provider endpoint paths, relative to the realm. */
 export const protocolRoutes = {

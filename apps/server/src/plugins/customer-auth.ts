@@ -38,8 +38,15 @@ function keySource(app: FastifyInstance, config: AppConfig): { issuer: () => str
     const remote = createRemoteJWKSet(new URL(`${config.externalIssuer}/protocol/openid-connect/certs`));
     return { issuer: () => config.externalIssuer!, keys: remote };
   }
+  // Keys are reloaded when a token names an unknown key (another instance may have added one), but
+  // at most once a minute: tokens with made-up key ids must not turn every request into a key read.
+  const RELOAD_COOLDOWN_MS = 60_000;
   let local: Promise<JWTVerifyGetKey> | undefined;
-  const loadLocal = async () => createLocalJWKSet(await app.identityProvider.publicJwks());
+  let loadedAt = 0;
+  const loadLocal = async () => {
+    loadedAt = Date.now();
+    return createLocalJWKSet(await app.identityProvider.publicJwks());
+  };
   return {
     issuer: () => app.identityProvider.issuer,
     keys: async (header, token) => {
@@ -50,7 +57,9 @@ function keySource(app: FastifyInstance, config: AppConfig): { issuer: () => str
         )(header, token);
       } catch (error) {
         // Keys may have been added by another instance since we loaded them: reload once.
-        if (!(error instanceof joseErrors.JWKSNoMatchingKey)) throw error;
+        if (!(error instanceof joseErrors.JWKSNoMatchingKey) || Date.now() - loadedAt < RELOAD_COOLDOWN_MS) {
+          throw error;
+        }
         local = loadLocal();
         return (await local)(header, token);
       }

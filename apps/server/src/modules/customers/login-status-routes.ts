@@ -1,9 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { apiPaths, ApiErrorBody, LoginStatus } from '@roadpass/contracts';
-import { ApiError } from '../../lib/api-error.js';
 import type { CustomerRepository } from './customer-repository.js';
-import { toLoginStatus } from './login-status.js';
+import { signedInCustomer, toLoginStatus } from './login-status.js';
 
 /** GET login status: the legal entity and session data of the signed-in customer. */
 export const loginStatusRoutes: FastifyPluginAsync<{ customers: CustomerRepository }> = async (
@@ -21,8 +20,7 @@ export const loginStatusRoutes: FastifyPluginAsync<{ customers: CustomerReposito
       },
     },
     async (request) => {
-      const customer = await customers.findById(request.customer!.customerId);
-      if (!customer) throw ApiError.notFound('No customer account belongs to this token');
+      const customer = await signedInCustomer(customers, request);
       return toLoginStatus(customer);
     },
   );

@@ -1,5 +1,7 @@
 import { legalEntityById, type LoginStatus } from '@roadpass/contracts';
-import type { Customer } from './customer-repository.js';
+import type { FastifyRequest } from 'fastify';
+import { ApiError } from '../../lib/api-error.js';
+import type { Customer, CustomerRepository } from './customer-repository.js';
 
 /** The session data of spec §3 for a customer. */
 export function toLoginStatus(customer: Customer): LoginStatus {
@@ -16,4 +18,14 @@ export function toLoginStatus(customer: Customer): LoginStatus {
       salutation: customer.salutation,
     },
   };
+}
+
+/** The customer the request's token belongs to; 404 when the account no longer exists. */
+export async function signedInCustomer(
+  customers: CustomerRepository,
+  request: FastifyRequest,
+): Promise<Customer> {
+  const customer = await customers.findById(request.customer!.customerId);
+  if (!customer) throw ApiError.notFound('No customer account belongs to this token');
+  return customer;
 }

@@ -9,7 +9,7 @@ import {
 } from '@roadpass/contracts';
 import { ApiError } from '../../lib/api-error.js';
 import type { CustomerRepository } from './customer-repository.js';
-import { toLoginStatus } from './login-status.js';
+import { signedInCustomer, toLoginStatus } from './login-status.js';
 
 /** POST personal data (partial profile): for now the customer's language. */
 export const personalDataRoutes: FastifyPluginAsync<{ customers: CustomerRepository }> = async (
@@ -34,8 +34,7 @@ export const personalDataRoutes: FastifyPluginAsync<{ customers: CustomerReposit
       },
     },
     async (request) => {
-      const customer = await customers.findById(request.customer!.customerId);
-      if (!customer) throw ApiError.notFound('No customer account belongs to this token');
+      const customer = await signedInCustomer(customers, request);
       const entity = legalEntityById(customer.legal_entity_id);
       const [lang, country] = request.body.language.split('_') as [string, string];
       if (!entity || country !== entity.isoCountry || !entity.languages.includes(lang)) {
