@@ -17,6 +17,11 @@ import { loginStatusRoutes } from './modules/customers/login-status-routes.js';
 import { personalDataRoutes } from './modules/customers/personal-data-routes.js';
 import { contentRoutes } from './modules/content/content-routes.js';
 import { loadTranslations } from './modules/content/translations.js';
+import { loadLoyaltyContent } from './modules/content/loyalty-content.js';
+import { loyaltyContentRoutes } from './modules/content/loyalty-content-routes.js';
+import { consentRoutes } from './modules/consents/consent-routes.js';
+import { loyaltyModule } from './modules/loyalty/loyalty-module.js';
+import { seedDemoData } from './db/seed.js';
 import { runtimeConfigRoutes } from './modules/runtime-config/runtime-config-routes.js';
 import { webAppRoutes } from './modules/web-app/web-app-routes.js';
 
@@ -38,6 +43,7 @@ export interface BuildOptions {
 export async function buildApp(config: AppConfig, options: BuildOptions = {}): Promise<FastifyInstance> {
   // Content is checked before anything else opens, so bad content fails start-up with a clear message.
   const translations = await loadTranslations(config.contentDir);
+  const loyaltyContent = await loadLoyaltyContent(config.contentDir);
 
   const app = Fastify({
     logger: {
@@ -66,6 +72,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   await app.register(securityHeaders, { config });
   await app.register(errors);
   await app.register(database, { config, ...(options.db ? { db: options.db } : {}) });
+  if (config.seedDemoData) await seedDemoData(app.db, loyaltyContent);
   await app.register(formbody, { bodyLimit: config.bodyLimitBytes });
   await app.register(swagger, {
     // Only the API (routes with tags) is documented, not the sign-in pages or static files.
@@ -88,6 +95,9 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   await app.register(contentRoutes, { translations });
   await app.register(loginStatusRoutes, { customers });
   await app.register(personalDataRoutes, { customers });
+  await app.register(loyaltyContentRoutes, { content: loyaltyContent, contentDir: config.contentDir });
+  await app.register(consentRoutes, { customers, content: loyaltyContent });
+  await app.register(loyaltyModule, { config, customers, content: loyaltyContent });
   app.get('/api/openapi.json', { config: { public: true }, schema: { hide: true } }, async () =>
     app.swagger(),
   );

@@ -5,6 +5,26 @@ export const apiPaths = {
   personalData: '/api/customer/cuda/customer/personaldata/own',
   contentCollection: (locale: string, collection: string) =>
     `/api/core-web/content/contentCollection/${encodeURIComponent(locale)}/${encodeURIComponent(collection)}`,
+  loyaltyTiers: (locale: string) => `/api/core-web/content/loyalty/tier/${encodeURIComponent(locale)}`,
+  faq: (slug: string) => `/api/core-web/content/faq/${encodeURIComponent(slug)}`,
+
+  consentSet: (legalEntityId: number, set: string) =>
+    `/api/customer/consents/v1/legal-entities/${legalEntityId}/consents/${encodeURIComponent(set)}`,
+  processConsents: (legalEntityId: number, process: string) =>
+    `/api/customer/consents/v1/legal-entities/${legalEntityId}/processes/${encodeURIComponent(process)}/consents`,
+  customerConsents: (uuid: string) =>
+    `/api/customer/consents/v1/customers/${encodeURIComponent(uuid)}/consents`,
+  customerConsent: (uuid: string, slug: string) =>
+    `/api/customer/consents/v1/customers/${encodeURIComponent(uuid)}/consents/${encodeURIComponent(slug)}`,
+
+  loyaltyTierDetails: (uuid: string) => `/api/customer/loyalty-service/customer/${encodeURIComponent(uuid)}`,
+  loyaltyHistory: (uuid: string) =>
+    `/api/customer/loyalty-service/customer/${encodeURIComponent(uuid)}/history`,
+  loyaltyPartnerCode: (uuid: string, slug: string) =>
+    `/api/customer/loyalty-service/customer/${encodeURIComponent(uuid)}/partner-code/${encodeURIComponent(slug)}`,
+
+  /** Internal: points events from the rental system (service client token with the loyalty:events scope). */
+  internalLoyaltyEvents: '/api/internal/loyalty/events',
 } as const;
 
 /** Where the app and the identity provider live (product decisions §2). */

@@ -9,3 +9,7 @@ export * from './runtime-config.js';
 export * from './api-paths.js';
 export * from './http-conventions.js';
 export * from './identity.js';
+export * from './loyalty-constants.js';
+export * from './consents.js';
+export * from './loyalty.js';
+export * from './loyalty-content.js';

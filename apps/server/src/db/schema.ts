@@ -1,4 +1,5 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { LoyaltyTables } from './schema-loyalty.js';
 
 /** A timestamptz column with a database default: optional on insert. */
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -67,12 +68,22 @@ export interface LoginAttemptTable {
   attempted_at: Timestamp;
 }
 
-export interface Database {
+/** A customer's answer to one consent; no row means not granted (spec §3). */
+export interface CustomerConsentTable {
+  customer_id: string;
+  slug: string;
+  legal_entity_id: number;
+  granted: boolean;
+  updated_at: Timestamp;
+}
+
+export interface Database extends LoyaltyTables {
   legal_entities: LegalEntityTable;
   customers: CustomerTable;
   app_secrets: AppSecretTable;
   oidc_model_instances: OidcModelInstanceTable;
   login_attempts: LoginAttemptTable;
+  customer_consents: CustomerConsentTable;
 }
 
 export type CustomerRow = Selectable<CustomerTable>;

@@ -1,6 +1,9 @@
 import { legalEntities } from '@roadpass/contracts';
 import type { Db } from './database.js';
 import { createCustomerRepository } from '../modules/customers/customer-repository.js';
+import { seedDemoConsents } from '../modules/consents/demo-consents.js';
+import type { LoyaltyContent } from '../modules/content/loyalty-content.js';
+import { seedDemoLoyalty } from '../modules/loyalty/demo-loyalty.js';
 
 /** Reference data every environment needs: the legal entity table of spec §3. */
 export async function seedReferenceData(db: Db): Promise<void> {
@@ -56,4 +59,11 @@ export async function seedDemoCustomers(db: Db): Promise<void> {
       address_country_iso_code: entity.isoCountry,
     });
   }
+}
+
+/** All demo data of product decisions §3 (outside production): customers, consents, loyalty states. */
+export async function seedDemoData(db: Db, content: LoyaltyContent): Promise<void> {
+  await seedDemoCustomers(db);
+  await seedDemoConsents(db);
+  await seedDemoLoyalty(db, content);
 }

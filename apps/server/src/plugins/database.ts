@@ -2,7 +2,7 @@ import fp from 'fastify-plugin';
 import type { AppConfig } from '../config.js';
 import { openDatabase, type Db } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
-import { seedDemoCustomers, seedReferenceData } from '../db/seed.js';
+import { seedReferenceData } from '../db/seed.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -10,13 +10,12 @@ declare module 'fastify' {
   }
 }
 
-/** Opens the database, brings its schema up to date, seeds reference (and demo) data, closes it on close. */
+/** Opens the database, brings its schema up to date, seeds reference data, closes it on close. */
 export default fp<{ config: AppConfig; db?: Db }>(
   async (app, { config, db: given }) => {
     const db = given ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
     await migrateToLatest(db);
     await seedReferenceData(db);
-    if (config.seedDemoData) await seedDemoCustomers(db);
     app.decorate('db', db);
     // A database handed in by the caller (tests) is closed by the caller.
     if (!given) app.addHook('onClose', async () => db.destroy());
