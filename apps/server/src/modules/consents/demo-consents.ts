@@ -1,4 +1,29 @@
+import { legalEntities, LOYALTY_CORE_CONSENT } from '@roadpass/contracts';
 import type { Db } from '../../db/database.js';
+import { createCustomerRepository } from '../customers/customer-repository.js';
 
-/** Demo consents of product decisions §3. (Placeholder until the consents work lands.) */
-export async function seedDemoConsents(_db: Db): Promise<void> {}
+/** The demo customer who is not yet a member (product decisions §3: lands on onboarding). */
+const NOT_YET_MEMBER = 'NL';
+
+/**
+ * Demo consents of product decisions §3: every demo customer except NL has joined the loyalty
+ * programme. Runs at every start: an existing answer (a demo user may have left) is never overwritten.
+ */
+export async function seedDemoConsents(db: Db): Promise<void> {
+  const customers = createCustomerRepository(db);
+  for (const entity of legalEntities) {
+    if (entity.isoCountry === NOT_YET_MEMBER) continue;
+    const customer = await customers.findByEmail(`demo.${entity.isoCountry.toLowerCase()}@example.com`);
+    if (!customer) continue;
+    await db
+      .insertInto('customer_consents')
+      .values({
+        customer_id: customer.id,
+        slug: LOYALTY_CORE_CONSENT,
+        legal_entity_id: customer.legal_entity_id,
+        granted: true,
+      })
+      .onConflict((oc) => oc.columns(['customer_id', 'slug']).doNothing())
+      .execute();
+  }
+}
