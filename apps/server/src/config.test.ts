@@ -46,4 +46,38 @@ describe('loadConfig', () => {
     expect(config.externalIssuer).toBe('https://sso.example.com/auth/realms/customer');
     expect(config.accessTokenAudience).toBeUndefined();
   });
+
+  it('configures the rental system’s service client and the loyalty expiry timer', () => {
+    const config = loadConfig({});
+    expect(config.loyaltyClientId).toBe('rental-system');
+    expect(config.loyaltyClientSecret).toBeUndefined();
+    expect(config.loyaltyAudience).toBe('http://localhost:8080/api/internal');
+    expect(config.loyaltyExpiryIntervalSeconds).toBe(3600);
+    expect(loadConfig({ NODE_ENV: 'test' }).loyaltyExpiryIntervalSeconds).toBe(0);
+    const custom = loadConfig({
+      LOYALTY_CLIENT_ID: 'rentals',
+      LOYALTY_CLIENT_SECRET: 's'.repeat(32),
+      LOYALTY_AUDIENCE: 'urn:roadpass:internal-api',
+      LOYALTY_EXPIRY_INTERVAL_SECONDS: '600',
+    });
+    expect(custom).toMatchObject({
+      loyaltyClientId: 'rentals',
+      loyaltyClientSecret: 's'.repeat(32),
+      loyaltyAudience: 'urn:roadpass:internal-api',
+      loyaltyExpiryIntervalSeconds: 600,
+    });
+  });
+
+  it('names every bad loyalty setting', () => {
+    expect(() =>
+      loadConfig({
+        LOYALTY_CLIENT_SECRET: 'short',
+        LOYALTY_CLIENT_ID: 'portal-client',
+        LOYALTY_AUDIENCE: 'not a url',
+        LOYALTY_EXPIRY_INTERVAL_SECONDS: '-1',
+      }),
+    ).toThrow(
+      /LOYALTY_CLIENT_ID must differ from OIDC_CLIENT_ID[\s\S]*LOYALTY_CLIENT_SECRET must be at least 32 characters long \(got 5\)[\s\S]*LOYALTY_AUDIENCE must be a URL[\s\S]*LOYALTY_EXPIRY_INTERVAL_SECONDS must be a whole number from 0/,
+    );
+  });
 });

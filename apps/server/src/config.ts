@@ -31,6 +31,17 @@ export interface AppConfig {
   /** Create the demo customers on start (never in production). */
   seedDemoData: boolean;
   logLevel: string;
+  /** The rental system's service client (client credentials) at the embedded provider. */
+  loyaltyClientId: string;
+  /**
+   * Its secret. Unset outside production: generated once and kept in app_secrets
+   * (`npm run loyalty -- service-client` prints it); unset in production: no service client.
+   */
+  loyaltyClientSecret: string | undefined;
+  /** Audience (resource indicator) of the service tokens the internal loyalty endpoint accepts. */
+  loyaltyAudience: string;
+  /** How often each instance runs points and tier expiry for everyone; 0 turns the timer off. */
+  loyaltyExpiryIntervalSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -106,6 +117,34 @@ export function loadConfig(env: Env = process.env): AppConfig {
     );
   }
 
+  const oidcClientId = str('OIDC_CLIENT_ID', 'portal-client');
+  const loyaltyClientId = str('LOYALTY_CLIENT_ID', 'rental-system');
+  if (!/^[A-Za-z0-9._-]{1,64}$/.test(loyaltyClientId)) {
+    problems.push(
+      `LOYALTY_CLIENT_ID must be 1 to 64 letters, digits, dots, dashes or underscores (got "${loyaltyClientId}")`,
+    );
+  } else if (loyaltyClientId === oidcClientId) {
+    problems.push(`LOYALTY_CLIENT_ID must differ from OIDC_CLIENT_ID (both are "${loyaltyClientId}")`);
+  }
+  const loyaltyClientSecret = env.LOYALTY_CLIENT_SECRET || undefined;
+  if (loyaltyClientSecret !== undefined && loyaltyClientSecret.length < 32) {
+    problems.push(
+      `LOYALTY_CLIENT_SECRET must be at least 32 characters long (got ${loyaltyClientSecret.length})`,
+    );
+  }
+  const loyaltyAudience = url(
+    'LOYALTY_AUDIENCE',
+    str('LOYALTY_AUDIENCE', `${publicUrl ?? `http://localhost:${port}`}/api/internal`),
+    ['http:', 'https:', 'urn:'],
+  );
+  // Tests run expiry when they mean to; a timer would change data under them.
+  const loyaltyExpiryIntervalSeconds = int(
+    'LOYALTY_EXPIRY_INTERVAL_SECONDS',
+    appEnv === 'test' ? 0 : 3600,
+    0,
+    7 * 86_400,
+  );
+
   const config: AppConfig = {
     env: appEnv,
     port,
@@ -117,7 +156,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     contentDir: path.resolve(str('CONTENT_DIR', path.join(repoRoot, 'content'))),
     externalIssuer,
     accessTokenAudience: externalIssuer ? env.OIDC_AUDIENCE || undefined : 'urn:roadpass:customer-api',
-    oidcClientId: str('OIDC_CLIENT_ID', 'portal-client'),
+    oidcClientId,
     accessTokenTtlSeconds: int('ACCESS_TOKEN_TTL_SECONDS', 300, 5, 86_400),
     refreshTokenTtlSeconds: int('REFRESH_TOKEN_TTL_SECONDS', 8 * 3600, 60, 30 * 86_400),
     sessionTtlSeconds: int('SESSION_TTL_SECONDS', 8 * 3600, 60, 30 * 86_400),
@@ -126,6 +165,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
     faultInjection,
     seedDemoData,
     logLevel,
+    loyaltyClientId,
+    loyaltyClientSecret,
+    loyaltyAudience: loyaltyAudience ?? `${publicUrl ?? `http://localhost:${port}`}/api/internal`,
+    loyaltyExpiryIntervalSeconds,
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

@@ -1,5 +1,6 @@
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
+import { acquireDataDirLock, DataDirBusyError } from './db/data-dir-lock.js';
 
 async function main(): Promise<void> {
   let config;
@@ -12,10 +13,22 @@ async function main(): Promise<void> {
     }
     throw error;
   }
+  // The embedded database is one process's: refuse to open it twice (operator command included).
+  let lock;
+  try {
+    lock = config.databaseUrl ? undefined : acquireDataDirLock(config.dataDir, 'server');
+  } catch (error) {
+    if (error instanceof DataDirBusyError) {
+      console.error(`${error.message}: stop it first, or start this server with another DATA_DIR`);
+      process.exit(1);
+    }
+    throw error;
+  }
   const app = await buildApp(config);
   const close = async (signal: string) => {
     app.log.info({ signal }, 'shutting down');
     await app.close();
+    lock?.release();
     process.exit(0);
   };
   process.once('SIGINT', () => void close('SIGINT'));

@@ -1,3 +1,50 @@
+import type { ColumnType, Generated } from 'kysely';
+import type { LoyaltyEventType, TierSlug } from '@roadpass/contracts';
+
+/** A timestamptz column with a database default: optional on insert. */
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+/** bigint identity: PostgreSQL (pg) returns it as text, PGlite as a number. Read it with String(). */
+type BigIntId = ColumnType<string | number, never, never>;
+
+/** One row per loyalty member, created when their first event or request arrives. */
+export interface LoyaltyAccountTable {
+  customer_id: string;
+  /** Points left: the sum of remaining_points of the customer's unexpired lots. */
+  balance: Generated<number>;
+  tier: Generated<TierSlug>;
+  /** When the tier is computed again; null for the entry tier. */
+  tier_expiration_date: Date | null;
+  /** Number of ledger entries = the highest seq (dense, starting at 1). */
+  event_count: Generated<number>;
+  updated_at: Timestamp;
+}
+
+/** The ledger: append-only, one row per event (expiry entries included). */
+export interface LoyaltyEventTable {
+  id: BigIntId;
+  customer_id: string;
+  seq: number;
+  source_id: string;
+  type: LoyaltyEventType;
+  points: number;
+  occurred_at: Date;
+  expires_at: Date | null;
+  remaining_points: Generated<number>;
+  description: Generated<string>;
+  tier_after: TierSlug;
+  recorded_at: Timestamp;
+}
+
+export interface LoyaltyPartnerCodeTable {
+  customer_id: string;
+  slug: string;
+  code: string;
+  created_at: Timestamp;
+}
+
 /** Tables of the loyalty module (ledger, accounts, partner codes). */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface LoyaltyTables {}
+export interface LoyaltyTables {
+  loyalty_accounts: LoyaltyAccountTable;
+  loyalty_events: LoyaltyEventTable;
+  loyalty_partner_codes: LoyaltyPartnerCodeTable;
+}

@@ -5,6 +5,7 @@ import type { JWK } from 'jose';
 import type { AppConfig } from '../config.js';
 import type { Db } from '../db/database.js';
 import type { CustomerRepository } from '../modules/customers/customer-repository.js';
+import { serviceClientSecret } from '../modules/loyalty/service-client.js';
 import { createKyselyAdapterFactory } from './kysely-adapter.js';
 import { loginCssVersion } from './login-css.js';
 import { registerLoginRoutes } from './login-routes.js';
@@ -42,7 +43,11 @@ export interface IdentityProviderOptions {
 export default fp<IdentityProviderOptions>(
   async (app, { config, db, customers }) => {
     const texts = await loadLoginTexts(config.contentDir);
-    const [signingKeys, cookieKeys] = await Promise.all([loadSigningKeys(db), loadCookieKeys(db)]);
+    const [signingKeys, cookieKeys, loyaltyClientSecret] = await Promise.all([
+      loadSigningKeys(db),
+      loadCookieKeys(db),
+      serviceClientSecret(db, config),
+    ]);
     const stylesheetUrl = `${STYLESHEET_PATH}?v=${loginCssVersion}`;
     const log = app.log.child({ module: 'identity-provider' });
 
@@ -54,6 +59,7 @@ export default fp<IdentityProviderOptions>(
       }),
       signingKeys,
       cookieKeys,
+      serviceClientSecret: loyaltyClientSecret,
       texts,
       stylesheetUrl,
       log,

@@ -8,7 +8,7 @@ import Provider, {
   type JWKS,
   type KoaContextWithOIDC,
 } from 'oidc-provider';
-import { languages } from '@roadpass/contracts';
+import { languages, LOYALTY_EVENTS_SCOPE } from '@roadpass/contracts';
 import type { AppConfig } from '../config.js';
 import type { CustomerRepository } from '../modules/customers/customer-repository.js';
 import { negotiateLanguage, type LoginTexts } from './login-texts.js';
@@ -31,6 +31,11 @@ export interface ProviderDependencies {
   texts: LoginTexts;
   stylesheetUrl: string;
   log: FastifyBaseLogger;
+  /**
+   * Secret of the rental system's service client (client credentials, loyalty events); without one
+   * no service client is registered.
+   */
+  serviceClientSecret?: string | undefined;
 }
 
 const epochNow = () => Math.floor(Date.now() / 1000);
@@ -66,6 +71,24 @@ export function createProvider(deps: ProviderDependencies): Provider {
     scope: FIRST_PARTY_SCOPE,
     id_token_signed_response_alg: SIGNING_ALG,
   };
+
+  // The rental system's service account: client credentials only, for the internal loyalty API.
+  const internalAudience = config.loyaltyAudience;
+  const serviceClient: ClientMetadata | undefined = deps.serviceClientSecret
+    ? {
+        client_id: config.loyaltyClientId,
+        client_secret: deps.serviceClientSecret,
+        client_name: 'Rental system (loyalty events)',
+        application_type: 'web',
+        token_endpoint_auth_method: 'client_secret_basic',
+        grant_types: ['client_credentials'],
+        response_types: [],
+        redirect_uris: [],
+        scope: LOYALTY_EVENTS_SCOPE,
+      }
+    : undefined;
+  const isServiceClient = (clientId: string | undefined) =>
+    serviceClient !== undefined && clientId === serviceClient.client_id;
 
   const longCookie = { httpOnly: true, sameSite: 'lax', secure, signed: true, path: REALM_PATH } as const;
 
@@ -125,14 +148,13 @@ export function createProvider(deps: ProviderDependencies): Provider {
   const configuration: Configuration = {
     adapter: deps.adapter,
     jwks: deps.signingKeys as unknown as JWKS,
-    clients: [portalClient],
-    // More clients (e.g. the rental system's service account with client_credentials and
-    // client_secret_basic/private_key_jwt) go here; enable features.clientCredentials for them.
+    clients: serviceClient ? [portalClient, serviceClient] : [portalClient],
     routes: protocolRoutes,
     responseTypes: ['code'],
     pkce: { required: () => true },
     allowOmittingSingleRegisteredRedirectUri: false,
-    scopes: ['openid', 'offline_access', 'profile', 'email'],
+    // Listing the service scope makes the provider enforce each client's allowed scopes for it.
+    scopes: ['openid', 'offline_access', 'profile', 'email', LOYALTY_EVENTS_SCOPE],
     claims: {
       acr: null,
       sid: null,
@@ -260,6 +282,7 @@ export function createProvider(deps: ProviderDependencies): Provider {
       dPoP: { enabled: false },
       pushedAuthorizationRequests: { enabled: false },
       userinfo: { enabled: true },
+      clientCredentials: { enabled: true },
       revocation: {
         enabled: true,
         allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId,
@@ -274,13 +297,29 @@ export function createProvider(deps: ProviderDependencies): Provider {
       },
       resourceIndicators: {
         enabled: true,
-        // A client that names no resource gets a token for the customer API …
-        defaultResource: (_ctx, _client, oneOf) =>
-          oneOf ? (oneOf.includes(audience) ? audience : oneOf) : audience,
+        // A client that names no resource gets a token for the customer API (the service client:
+        // for the internal API) …
+        defaultResource: (_ctx, client, oneOf) => {
+          if (isServiceClient(client?.clientId)) return internalAudience;
+          return oneOf ? (oneOf.includes(audience) ? audience : oneOf) : audience;
+        },
         // … also at the token endpoint, even with the openid scope.
         useGrantedResource: () => true,
-        getResourceServerInfo: (_ctx, resourceIndicator) => {
-          if (resourceIndicator !== audience) throw new errors.InvalidTarget();
+        // Each API has its clients: customer tokens never reach the internal API and back.
+        getResourceServerInfo: (_ctx, resourceIndicator, client) => {
+          if (serviceClient && resourceIndicator === internalAudience) {
+            if (!isServiceClient(client.clientId)) throw new errors.InvalidTarget();
+            return {
+              scope: LOYALTY_EVENTS_SCOPE,
+              audience: internalAudience,
+              accessTokenTTL: config.accessTokenTtlSeconds,
+              accessTokenFormat: 'jwt',
+              jwt: { sign: { alg: SIGNING_ALG } },
+            };
+          }
+          if (resourceIndicator !== audience || isServiceClient(client.clientId)) {
+            throw new errors.InvalidTarget();
+          }
           return {
             scope: CUSTOMER_API_SCOPE,
             audience,

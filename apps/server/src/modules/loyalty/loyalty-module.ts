@@ -1,11 +1,56 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { LOYALTY_EVENTS_SCOPE } from '@roadpass/contracts';
 import type { AppConfig } from '../../config.js';
+import { serviceTokenCheck } from '../../plugins/service-auth.js';
 import type { CustomerRepository } from '../customers/customer-repository.js';
 import type { LoyaltyContent } from '../content/loyalty-content.js';
+import { startExpiryTimer } from './expiry-timer.js';
+import { internalEventsRoutes } from './internal-events-routes.js';
+import { loyaltyRoutes } from './loyalty-routes.js';
+import { createLoyaltyService } from './loyalty-service.js';
+import { serviceClientSecret } from './service-client.js';
 
-/** Loyalty calls of spec §7 and the internal events endpoint. (Placeholder until the loyalty work lands.) */
+/**
+ * The loyalty programme's server side: the member calls of spec §7, the internal events endpoint for
+ * the rental system, and the expiry timer (product decisions §4).
+ */
 export const loyaltyModule: FastifyPluginAsync<{
   config: AppConfig;
   customers: CustomerRepository;
   content: LoyaltyContent;
-}> = async () => {};
+}> = async (app, { config, customers, content }) => {
+  const service = createLoyaltyService({ db: app.db, customers, content });
+
+  await app.register(loyaltyRoutes, { db: app.db, customers, service });
+
+  // Tokens come from the external realm's service account, or from the embedded provider's service
+  // client when it has a secret (none in production unless LOYALTY_CLIENT_SECRET is set).
+  app.decorateRequest('serviceClient', undefined);
+  const configured =
+    Boolean(config.externalIssuer) || (await serviceClientSecret(app.db, config)) !== undefined;
+  await app.register(internalEventsRoutes, {
+    service,
+    bodyLimitBytes: config.bodyLimitBytes,
+    checkServiceToken: serviceTokenCheck(app, {
+      config,
+      audience: config.loyaltyAudience,
+      scope: LOYALTY_EVENTS_SCOPE,
+      configured,
+      notConfiguredMessage:
+        'The loyalty events endpoint is not configured on this server: set LOYALTY_CLIENT_SECRET to register the service client',
+    }),
+  });
+
+  if (config.loyaltyExpiryIntervalSeconds > 0) {
+    const log = app.log.child({ module: 'loyalty-expiry' });
+    const timer = startExpiryTimer(
+      async () => {
+        const totals = await service.expireAll();
+        if (totals.customers > 0) log.info(totals, 'loyalty points and tiers expired');
+      },
+      config.loyaltyExpiryIntervalSeconds * 1000,
+      (err) => log.error({ err }, 'loyalty expiry run failed'),
+    );
+    app.addHook('onClose', () => timer.stop());
+  }
+};

@@ -1,0 +1,80 @@
+import type { FastifyPluginAsync, onRequestAsyncHookHandler } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import {
+  apiPaths,
+  ApiErrorBody,
+  LoyaltyEventBatch,
+  LoyaltyEventBatchResult,
+  type LoyaltyEventOutcome,
+} from '@roadpass/contracts';
+import { ApiError } from '../../lib/api-error.js';
+import { incomingEventViolations, systemClock, type Clock } from './loyalty-rules.js';
+import type { LoyaltyService } from './loyalty-service.js';
+
+/** Room for a full batch of 500 events with long descriptions, whatever the general body limit. */
+const BATCH_BODY_LIMIT_BYTES = 512 * 1024;
+
+export interface InternalEventsRoutesOptions {
+  service: LoyaltyService;
+  /** Accepts only a service client's token with the loyalty events scope. */
+  checkServiceToken: onRequestAsyncHookHandler;
+  bodyLimitBytes: number;
+  clock?: Clock;
+}
+
+/**
+ * POST /api/internal/loyalty/events: points events from the rental system. A batch is checked as a
+ * whole first (any broken event: 400 naming it, nothing recorded); then each event is recorded,
+ * found to be a duplicate, or refused for a non-member, and the answer says which and why.
+ */
+export const internalEventsRoutes: FastifyPluginAsync<InternalEventsRoutesOptions> = async (
+  app,
+  { service, checkServiceToken, bodyLimitBytes, clock = systemClock },
+) => {
+  app.withTypeProvider<TypeBoxTypeProvider>().post(
+    apiPaths.internalLoyaltyEvents,
+    {
+      // Not a customer call: the customer check skips it, the service token check below applies.
+      config: { public: true },
+      onRequest: checkServiceToken,
+      bodyLimit: Math.max(bodyLimitBytes, BATCH_BODY_LIMIT_BYTES),
+      schema: {
+        tags: ['internal'],
+        summary: 'Records points events of the rental system (service client token, scope loyalty:events)',
+        security: [{ bearer: [] }],
+        body: LoyaltyEventBatch,
+        response: {
+          200: LoyaltyEventBatchResult,
+          400: ApiErrorBody,
+          401: ApiErrorBody,
+          403: ApiErrorBody,
+          413: ApiErrorBody,
+          415: ApiErrorBody,
+        },
+      },
+    },
+    async (request) => {
+      const now = clock();
+      const violations = request.body.events.flatMap((event, i) =>
+        incomingEventViolations(event, now, `events.${i}`),
+      );
+      if (violations.length > 0) {
+        throw ApiError.badRequest('Some events break the loyalty rules: nothing was recorded', violations);
+      }
+      const outcomes: LoyaltyEventOutcome[] = [];
+      for (const event of request.body.events) outcomes.push(await service.applyEvent(event, clock()));
+      const count = (status: LoyaltyEventOutcome['status']) =>
+        outcomes.filter((o) => o.status === status).length;
+      request.log.info(
+        { client: request.serviceClient?.clientId, events: outcomes.length },
+        'loyalty events received',
+      );
+      return {
+        recorded: count('recorded'),
+        duplicates: count('duplicate'),
+        refused: count('not-member'),
+        outcomes,
+      };
+    },
+  );
+};

@@ -1,0 +1,16 @@
+/**
+ * A Fastify route pattern from an apiPaths builder, so a path is written once:
+ * routePattern(apiPaths.loyaltyHistory, 'uuid') → '/api/customer/loyalty-service/customer/:uuid/history'.
+ * The builder is called with plain markers (which it leaves unencoded) that become ':name' parameters.
+ */
+export function routePattern<Names extends string[]>(
+  builder: (...args: { [K in keyof Names]: string }) => string,
+  ...names: Names
+): string {
+  const markers = names.map((_, i) => `ROUTEPARAM${i}X`) as { [K in keyof Names]: string };
+  let pattern = builder(...markers);
+  names.forEach((name, i) => {
+    pattern = pattern.replace(`ROUTEPARAM${i}X`, `:${name}`);
+  });
+  return pattern;
+}

@@ -1,0 +1,49 @@
+import type { FastifyInstance } from 'fastify';
+import { createLocalJWKSet, createRemoteJWKSet, errors as joseErrors, type JWTVerifyGetKey } from 'jose';
+import type { AppConfig } from '../config.js';
+
+/** Signature algorithms accepted on access tokens (the embedded provider signs RS256; Keycloak may differ). */
+export const ACCESS_TOKEN_ALGORITHMS = ['RS256', 'PS256', 'ES256', 'EdDSA'];
+
+export interface AccessTokenKeySource {
+  issuer: () => string;
+  keys: JWTVerifyGetKey;
+}
+
+/**
+ * Where access tokens' issuer and keys come from: the embedded provider or an external realm. Shared
+ * by the customer API and the internal service endpoints, so both trust exactly the same keys.
+ */
+export function accessTokenKeySource(app: FastifyInstance, config: AppConfig): AccessTokenKeySource {
+  if (config.externalIssuer) {
+    const remote = createRemoteJWKSet(new URL(`${config.externalIssuer}/protocol/openid-connect/certs`));
+    return { issuer: () => config.externalIssuer!, keys: remote };
+  }
+  // Keys are reloaded when a token names an unknown key (another instance may have added one), but
+  // at most once a minute: tokens with made-up key ids must not turn every request into a key read.
+  const RELOAD_COOLDOWN_MS = 60_000;
+  let local: Promise<JWTVerifyGetKey> | undefined;
+  let loadedAt = 0;
+  const loadLocal = async () => {
+    loadedAt = Date.now();
+    return createLocalJWKSet(await app.identityProvider.publicJwks());
+  };
+  return {
+    issuer: () => app.identityProvider.issuer,
+    keys: async (header, token) => {
+      local ??= loadLocal();
+      try {
+        return await (
+          await local
+        )(header, token);
+      } catch (error) {
+        // Keys may have been added by another instance since we loaded them: reload once.
+        if (!(error instanceof joseErrors.JWKSNoMatchingKey) || Date.now() - loadedAt < RELOAD_COOLDOWN_MS) {
+          throw error;
+        }
+        local = loadLocal();
+        return (await local)(header, token);
+      }
+    },
+  };
+}

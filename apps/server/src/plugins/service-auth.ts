@@ -1,0 +1,79 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
+import type { AppConfig } from '../config.js';
+import { ApiError } from '../lib/api-error.js';
+import { ACCESS_TOKEN_ALGORITHMS, accessTokenKeySource } from './access-token-keys.js';
+
+export interface ServiceClientIdentity {
+  /** The OAuth client the token was issued to (client_id, azp or sub). */
+  clientId: string;
+  scopes: string[];
+  claims: JWTPayload;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by a service-token check on internal routes. */
+    serviceClient?: ServiceClientIdentity;
+  }
+}
+
+export interface ServiceTokenCheckOptions {
+  config: AppConfig;
+  /** The audience (resource) the token must be issued for. */
+  audience: string;
+  /** The scope the token must carry. */
+  scope: string;
+  /** False when no service client can exist here (production without a secret): every call is refused. */
+  configured: boolean;
+  /** What to tell a caller when `configured` is false. */
+  notConfiguredMessage: string;
+}
+
+const BEARER = /^Bearer ([A-Za-z0-9\-_=]+\.[A-Za-z0-9\-_=]+\.[A-Za-z0-9\-_=]*)$/;
+
+const audiencesOf = (payload: JWTPayload): string[] =>
+  payload.aud === undefined ? [] : Array.isArray(payload.aud) ? payload.aud : [payload.aud];
+
+/**
+ * An onRequest hook for internal routes (marked public, so the customer check skips them) that
+ * accepts only a service client's access token: signed by the trusted issuer (embedded provider or
+ * external realm, the same keys as the customer API), for `audience`, with `scope`. A missing or
+ * invalid token is 401; a valid token for something else, such as a customer's, is 403.
+ */
+export function serviceTokenCheck(app: FastifyInstance, options: ServiceTokenCheckOptions) {
+  const source = accessTokenKeySource(app, options.config);
+  const customerAudience = options.config.accessTokenAudience;
+
+  return async function checkServiceToken(request: FastifyRequest): Promise<void> {
+    if (!options.configured) throw ApiError.unauthorized(options.notConfiguredMessage);
+    const match = BEARER.exec(request.headers.authorization ?? '');
+    if (!match) throw ApiError.unauthorized('A bearer access token of a service client is required');
+    let payload: JWTPayload;
+    try {
+      ({ payload } = await jwtVerify(match[1]!, source.keys, {
+        issuer: source.issuer(),
+        algorithms: ACCESS_TOKEN_ALGORITHMS,
+        requiredClaims: ['exp', 'iat'],
+      }));
+    } catch (error) {
+      if (error instanceof joseErrors.JWTExpired) throw ApiError.unauthorized('The access token has expired');
+      throw ApiError.unauthorized('The access token is not valid for this service');
+    }
+    const audiences = audiencesOf(payload);
+    if (!audiences.includes(options.audience)) {
+      const isCustomerToken = customerAudience !== undefined && audiences.includes(customerAudience);
+      throw ApiError.forbidden(
+        isCustomerToken
+          ? 'A customer access token cannot be used here: this endpoint takes a service client token (OAuth client credentials)'
+          : `The access token is not issued for ${options.audience}`,
+      );
+    }
+    const scopes = typeof payload.scope === 'string' ? payload.scope.split(' ').filter(Boolean) : [];
+    if (!scopes.includes(options.scope)) {
+      throw ApiError.forbidden(`The access token lacks the scope ${options.scope}`);
+    }
+    const clientId = [payload.client_id, payload.azp, payload.sub].find((v) => typeof v === 'string');
+    request.serviceClient = { clientId: String(clientId ?? ''), scopes, claims: payload };
+  };
+}
