@@ -1,0 +1,104 @@
+import { act, render } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Router } from 'wouter';
+import { navigate } from 'wouter/use-browser-location';
+import { loyaltyRouteName, routes } from '@/config/routes';
+import { resetAppStore, useAppStore } from '@/lib/state/app-store';
+import { nativeNavigationAction, useNativeNavigation } from '.';
+
+describe('nativeNavigationAction (spec §2)', () => {
+  it.each([
+    ['loyalty-celebration', 'clear-history', 'clear-history'],
+    ['loyalty-onboarding', 'clear-history', 'clear-history'],
+    ['loyalty-status', 'clear-history', 'clear-history'],
+    ['loyalty-loading', 'clear-history', 'clear-history'],
+    ['loyalty-entry', 'forward', 'backward'],
+    ['loyalty-tier-overview', 'forward', 'backward'],
+    ['loyalty-signup', 'forward', 'backward'],
+    ['loyalty-reward', 'forward', 'backward'],
+    ['loyalty-history', 'forward', 'backward'],
+    ['loyalty-demo', 'forward', 'backward'],
+    ['loyalty-faq', 'forward', 'backward'],
+  ])('%s: forward → %s, backward → %s', (route, afterForward, afterBackward) => {
+    expect(nativeNavigationAction(route, 'forward')).toBe(afterForward);
+    expect(nativeNavigationAction(route, 'backward')).toBe(afterBackward);
+  });
+
+  it('uses the route names of the route table', () => {
+    expect(nativeNavigationAction(routes.loyalty.status.name, 'forward')).toBe('clear-history');
+    expect(nativeNavigationAction(routes.loyalty.history.name, 'backward')).toBe('backward');
+  });
+});
+
+function LoyaltyApp() {
+  useNativeNavigation(loyaltyRouteName);
+  return null;
+}
+
+describe('useNativeNavigation', () => {
+  const base = routes.loyalty.base;
+  let messages: [string, unknown][];
+
+  function renderAt(path: string) {
+    window.history.replaceState(null, '', `${base}${path}`);
+    return render(
+      <Router base={base}>
+        <LoyaltyApp />
+      </Router>,
+    );
+  }
+
+  beforeEach(() => {
+    resetAppStore();
+    useAppStore.getState().setEnvironment({ isWebView: true, trackingOptOut: false });
+    messages = [];
+    const record = (name: string) => (json: string) => messages.push([name, JSON.parse(json)]);
+    window.RoadpassAndroid = {
+      clearHistory: record('clearHistory'),
+      didNavigateForward: record('didNavigateForward'),
+      didNavigateBackward: record('didNavigateBackward'),
+    };
+  });
+  afterEach(() => {
+    delete window.RoadpassAndroid;
+    window.history.replaceState(null, '', '/');
+  });
+
+  it('clears the native history on arriving at status, but reports nothing for a plain first page', () => {
+    renderAt('/status');
+    expect(messages).toEqual([['clearHistory', {}]]);
+  });
+
+  it('reports forward and backward moves, and clears history on the routes that say so', async () => {
+    renderAt('/history');
+    expect(messages).toEqual([]);
+
+    act(() => navigate(`${base}/tier-overview`));
+    act(() => navigate(`${base}/reward/city-bike`));
+    act(() => navigate(`${base}/loading`));
+    await act(async () => {
+      window.history.back();
+      await new Promise((resolve) => window.addEventListener('popstate', resolve, { once: true }));
+    });
+
+    expect(messages).toEqual([
+      ['didNavigateForward', { path: `${base}/tier-overview` }],
+      ['didNavigateForward', { path: `${base}/reward/city-bike` }],
+      ['clearHistory', {}],
+      ['didNavigateBackward', { path: `${base}/reward/city-bike` }],
+    ]);
+  });
+
+  it('ignores paths that are no loyalty route', () => {
+    renderAt('/history');
+    act(() => navigate(`${base}/nowhere`));
+    expect(messages).toEqual([]);
+  });
+
+  it('does nothing outside a webview', () => {
+    useAppStore.getState().setEnvironment({ isWebView: false, trackingOptOut: false });
+    renderAt('/status');
+    act(() => navigate(`${base}/history`));
+    expect(messages).toEqual([]);
+  });
+});

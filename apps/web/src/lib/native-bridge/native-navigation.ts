@@ -1,0 +1,58 @@
+import { useEffect, useEffectEvent, useRef } from 'react';
+import { useLocation } from 'wouter';
+import { routes } from '@/config/routes';
+import { useAppStore } from '@/lib/state/app-store';
+import { clearHistory, didNavigateBackward, didNavigateForward } from './native-bridge';
+import {
+  createNavigationDirectionTracker,
+  type NavigationDirection,
+  type NavigationDirectionTracker,
+} from './navigation-direction';
+
+export type NativeNavigationAction = 'clear-history' | NavigationDirection;
+
+/** Spec §2: after navigating to these routes the webview's native history is cleared (it becomes closeable). */
+const historyClearingRoutes: ReadonlySet<string> = new Set([
+  routes.loyalty.celebration.name,
+  routes.loyalty.onboarding.name,
+  routes.loyalty.status.name,
+  routes.loyalty.loading.name,
+]);
+
+/** Spec §2's rule: what the host app is told after a navigation to `routeName`. */
+export function nativeNavigationAction(
+  routeName: string,
+  direction: NavigationDirection,
+): NativeNavigationAction {
+  return historyClearingRoutes.has(routeName) ? 'clear-history' : direction;
+}
+
+/** Tells the host app about a forward or backward navigation (nothing outside a webview). */
+export function reportNavigation(pathname: string, direction: NavigationDirection): boolean {
+  return direction === 'backward' ? didNavigateBackward(pathname) : didNavigateForward(pathname);
+}
+
+/**
+ * Applies spec §2's native navigation rule after every change of address in a webview. `routeNameOf`
+ * maps the router's path to a route name (e.g. loyaltyRouteName); paths without a name are ignored.
+ * The first page only clears the history when its route says so: arriving is not a forward move.
+ */
+export function useNativeNavigation(routeNameOf: (path: string) => string | null): void {
+  const [location] = useLocation();
+  const isWebView = useAppStore((state) => state.isWebView);
+  const trackerRef = useRef<NavigationDirectionTracker | null>(null);
+
+  const onNavigated = useEffectEvent((path: string) => {
+    trackerRef.current ??= createNavigationDirectionTracker();
+    const direction = trackerRef.current.next();
+    const routeName = routeNameOf(path);
+    if (routeName === null) return;
+    const action = nativeNavigationAction(routeName, direction ?? 'forward');
+    if (action === 'clear-history') clearHistory();
+    else if (direction) reportNavigation(window.location.pathname, direction);
+  });
+
+  useEffect(() => {
+    if (isWebView) onNavigated(location);
+  }, [location, isWebView]);
+}
