@@ -138,6 +138,36 @@ describe('start-up and readiness', () => {
     expect(env.createAuthSession).not.toHaveBeenCalled();
   });
 
+  it('on the loyalty demo needs no sign-in and is ready even when the translations fail', async () => {
+    const { services, env, server } = setup({ path: '/customer/loyalty-ui/demo' });
+    server.reply(paths.content('en-DE'), failure(503));
+
+    await startApp(services, env);
+
+    expect(state()).toMatchObject({
+      appReady: true,
+      user: null,
+      error: { page: false, overlay: false, banner: false },
+    });
+    expect(state().notify).toEqual({
+      title: 'Texts could not be loaded',
+      message: 'Some texts may be missing or shown in English. Please try again later.',
+    });
+    expect(env.createAuthSession).not.toHaveBeenCalled();
+    expect(server.requests.map((r) => new URL(r.url).pathname)).not.toContain(
+      '/api/customer/cuda/customer/v2/login/own/status',
+    );
+  });
+
+  it('on another loyalty route signs in first', async () => {
+    const { services, env } = setup({ path: '/customer/loyalty-ui/status' });
+
+    await startApp(services, env);
+
+    expect(env.createAuthSession).toHaveBeenCalledOnce();
+    expect(state()).toMatchObject({ appReady: true, user: demoLoginStatus.user });
+  });
+
   it('on a route without login loads the requested locale and needs no sign-in', async () => {
     const { services, env } = setup({
       path: '/web/payment/customer/payment-profiles/',

@@ -1,9 +1,11 @@
 import { QueryClient } from '@tanstack/react-query';
-import { act, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { apiPaths, LOYALTY_CORE_CONSENT } from '@roadpass/contracts';
 import type { AuthSession } from '@/features/auth/auth-session';
-import type { RequestConfig } from '@/lib/http';
+import type { HttpClient, RequestConfig } from '@/lib/http';
+import { resetLoyaltyStore } from '@/lib/loyalty/loyalty-store';
 import { i18n } from '@/lib/i18n/i18n';
 import { resetAppStore, useAppStore } from '@/lib/state/app-store';
 import { createFakeHttpClient } from '@/testing/fake-http-client';
@@ -13,12 +15,12 @@ import { AppRoutes } from './router';
 import { ServicesContext, type AppServices } from './services';
 import { AppShell } from './shell/app-shell';
 
-function renderApp(path: string, auth: AuthSession | null = null) {
+function renderApp(path: string, auth: AuthSession | null = null, overrides: Partial<HttpClient> = {}) {
   const publicRequest = vi.fn(async ({ url }: RequestConfig) => {
     const locale = url.split('/')[5]!;
     return contentCollection(locale.slice(0, 2), locale.slice(3), {}) as never;
   });
-  const http = createFakeHttpClient({ publicRequest });
+  const http = createFakeHttpClient({ publicRequest, ...overrides });
   const services: AppServices = { http, queryClient: new QueryClient(), auth };
   return renderWithProviders(
     <AppShell>
@@ -38,7 +40,9 @@ describe('routes', () => {
     useAppStore.getState().setUser(demoLoginStatus.user);
   });
   afterEach(async () => {
+    cleanup();
     resetAppStore();
+    resetLoyaltyStore();
     await i18n.changeLanguage('en');
   });
 
@@ -101,5 +105,37 @@ describe('routes', () => {
       expect(useAppStore.getState().error).toEqual({ page: false, overlay: false, banner: false }),
     );
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  describe('loyalty app', () => {
+    const consentsOf = (granted: boolean) =>
+      vi.fn(async (url: string) => {
+        if (url === apiPaths.customerConsents(demoLoginStatus.user.uuid)) {
+          return { data: [{ slug: LOYALTY_CORE_CONSENT, granted }] } as never;
+        }
+        return new Promise<never>(() => {});
+      });
+
+    it('sends an unknown loyalty path to the loyalty root, which decides where to go', async () => {
+      const { location } = renderApp('/customer/loyalty-ui/no/such/page', null, { get: consentsOf(false) });
+
+      await waitFor(() => expect(location.history).toContain('/customer/loyalty-ui/'));
+      await waitFor(() => expect(location.history?.at(-1)).toBe('/customer/loyalty-ui/onboarding'));
+      expect(location.history).not.toContain('/customer/loyalty-ui/no/such/page');
+    });
+
+    it('keeps the error flags when navigating to the signup, which handles its own errors', async () => {
+      const { location } = renderApp('/customer/loyalty-ui/onboarding', null, {
+        get: vi.fn(() => new Promise<never>(() => {})),
+      });
+      await screen.findByRole('heading', { level: 1, name: 'loyalty-onboarding-title' });
+      act(() => useAppStore.getState().setError(true));
+
+      act(() => location.navigate('/customer/loyalty-ui/signup'));
+
+      await screen.findByRole('heading', { level: 1, hidden: true, name: 'loyalty-signup-title' });
+      expect(location.history?.at(-1)).toBe('/customer/loyalty-ui/signup');
+      expect(useAppStore.getState().error).toEqual({ page: true, overlay: true, banner: true });
+    });
   });
 });

@@ -1,18 +1,20 @@
 import { lazy, useEffect, useRef } from 'react';
 import { Redirect, Route, Switch, useLocation } from 'wouter';
-import { routes } from '@/config/routes';
+import { loyaltySignupAddress, routes } from '@/config/routes';
 import { useAppStore } from '@/lib/state/app-store';
 import { RootRedirect } from './routes/root-redirect';
 
 // Route modules are loaded on demand; each is a thin page that composes features.
 const AccountHomeRoute = lazy(() => import('./routes/account-home-route'));
 const PaymentProfilesRoute = lazy(() => import('./routes/payment-profiles-route'));
+// The loyalty app is a nested router with its own lazy route table.
+const LoyaltyRoutes = lazy(() => import('./routes/loyalty/loyalty-routes'));
 
 /**
  * Patterns of routes that show their own errors; navigating to any other route clears the error flags
- * (spec §4). None so far: the loyalty routes of a later issue (signup) will add theirs here.
+ * (spec §4). The loyalty signup shows banner and page when its consents cannot be loaded (spec §2).
  */
-const routesWithOwnErrorHandling: RegExp[] = [];
+const routesWithOwnErrorHandling: RegExp[] = [loyaltySignupAddress];
 
 function useClearErrorsOnNavigation(): void {
   const [location] = useLocation();
@@ -28,8 +30,7 @@ function useClearErrorsOnNavigation(): void {
 
 /**
  * The route table. /login/callback has no view: start-up finishes the sign-in there and replaces the
- * address before the routes render. The loyalty app of a later issue mounts under routes.loyalty.base as a nested router:
- *   <Route path={routes.loyalty.base} nest><LoyaltyRoutes /></Route>   (LoyaltyRoutes = lazy(...))
+ * address before the routes render. The loyalty app mounts under routes.loyalty.base as a nested router.
  */
 export function AppRoutes() {
   useClearErrorsOnNavigation();
@@ -38,6 +39,9 @@ export function AppRoutes() {
       <Route path={routes.root.pattern} component={RootRedirect} />
       <Route path={routes.accountHome.pattern} component={AccountHomeRoute} />
       <Route path={routes.paymentProfiles.pattern} component={PaymentProfilesRoute} />
+      <Route path={routes.loyalty.base} nest>
+        <LoyaltyRoutes />
+      </Route>
       <Route>
         <Redirect to={routes.root.build()} replace />
       </Route>

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
   isPublicPath,
+  loyaltyRedirectTarget,
+  loyaltyRouteName,
+  loyaltySignupAddress,
   matchAccountHome,
   paymentRedirectTarget,
   routes,
@@ -24,6 +27,56 @@ describe('routes', () => {
     expect(isPublicPath('/web/payment/customer/payment-profiles')).toBe(true);
     expect(isPublicPath('/DE/de/myaccount')).toBe(false);
     expect(isPublicPath('/')).toBe(false);
+  });
+
+  it('knows the public loyalty demo and keeps every other loyalty route behind the login', () => {
+    expect(isPublicPath('/customer/loyalty-ui/demo')).toBe(true);
+    expect(isPublicPath('/customer/loyalty-ui/demo/')).toBe(true);
+    expect(isPublicPath('/customer/loyalty-ui/')).toBe(false);
+    expect(isPublicPath('/customer/loyalty-ui/status')).toBe(false);
+    expect(isPublicPath('/customer/loyalty-ui/demo/more')).toBe(false);
+    expect(isPublicPath('/customer/loyalty-ui/democracy')).toBe(false);
+  });
+
+  it('builds loyalty paths relative to the loyalty base, and absolute ones with href', () => {
+    expect(routes.loyalty.base).toBe('/customer/loyalty-ui');
+    expect(routes.loyalty.status.build()).toBe('/status');
+    expect(routes.loyalty.status.href()).toBe('/customer/loyalty-ui/status');
+    expect(routes.loyalty.reward.build('city-bike')).toBe('/reward/city-bike');
+    expect(routes.loyalty.reward.href('city-bike')).toBe('/customer/loyalty-ui/reward/city-bike');
+  });
+
+  it('names the loyalty routes of spec §2 (and the FAQ)', () => {
+    expect(loyaltyRouteName('/')).toBe('loyalty-entry');
+    expect(loyaltyRouteName('/onboarding')).toBe('loyalty-onboarding');
+    expect(loyaltyRouteName('/celebration')).toBe('loyalty-celebration');
+    expect(loyaltyRouteName('/status/')).toBe('loyalty-status');
+    expect(loyaltyRouteName('/tier-overview')).toBe('loyalty-tier-overview');
+    expect(loyaltyRouteName('/signup')).toBe('loyalty-signup');
+    expect(loyaltyRouteName('/reward/city-bike')).toBe('loyalty-reward');
+    expect(loyaltyRouteName('/loading')).toBe('loyalty-loading');
+    expect(loyaltyRouteName('/history')).toBe('loyalty-history');
+    expect(loyaltyRouteName('/demo')).toBe('loyalty-demo');
+    expect(loyaltyRouteName('/faq')).toBe('loyalty-faq');
+    expect(loyaltyRouteName('/nope')).toBeNull();
+    expect(loyaltyRouteName('/reward/')).toBeNull();
+  });
+
+  it('follows a stored redirect value loyalty/{target} only to a known loyalty route', () => {
+    expect(loyaltyRedirectTarget('loyalty/history')).toBe('/history');
+    expect(loyaltyRedirectTarget('loyalty/reward/city-bike')).toBe('/reward/city-bike');
+    expect(loyaltyRedirectTarget('loyalty/status/')).toBe('/status');
+    expect(loyaltyRedirectTarget('loyalty/')).toBeNull();
+    expect(loyaltyRedirectTarget('loyalty/unknown')).toBeNull();
+    expect(loyaltyRedirectTarget('loyalty//evil.example.com')).toBeNull();
+    expect(loyaltyRedirectTarget('account/profile')).toBeNull();
+    expect(loyaltyRedirectTarget(null)).toBeNull();
+  });
+
+  it('knows the loyalty signup as a route with its own error handling', () => {
+    expect(loyaltySignupAddress.test('/customer/loyalty-ui/signup')).toBe(true);
+    expect(loyaltySignupAddress.test('/customer/loyalty-ui/signup/')).toBe(true);
+    expect(loyaltySignupAddress.test('/customer/loyalty-ui/status')).toBe(false);
   });
 
   it('redirects to the payment page only when the fragment carries the marker', () => {

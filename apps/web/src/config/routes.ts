@@ -16,13 +16,96 @@ export const routes = {
     pattern: /^\/web\/payment\/customer\/payment-profiles\/?$/,
     build: () => appPaths.paymentProfilesRedirect,
   },
-  /** The loyalty app (a later issue) is mounted here as a nested, lazily loaded router. */
-  loyalty: { base: appPaths.loyaltyBase },
+  /**
+   * The loyalty app (spec §2), mounted under `base` as a nested router: patterns and builders are
+   * relative to the base; `href` gives the absolute address for use outside the loyalty router.
+   */
+  loyalty: {
+    base: appPaths.loyaltyBase,
+    entry: loyaltyRoute('loyalty-entry', '/'),
+    onboarding: loyaltyRoute('loyalty-onboarding', '/onboarding'),
+    celebration: loyaltyRoute('loyalty-celebration', '/celebration'),
+    status: loyaltyRoute('loyalty-status', '/status'),
+    tierOverview: loyaltyRoute('loyalty-tier-overview', '/tier-overview'),
+    signup: loyaltyRoute('loyalty-signup', '/signup'),
+    reward: {
+      name: 'loyalty-reward',
+      pattern: '/reward/:id',
+      build: (slug: string) => `/reward/${encodeURIComponent(slug)}`,
+      href: (slug: string) => `${appPaths.loyaltyBase}/reward/${encodeURIComponent(slug)}`,
+    },
+    loading: loyaltyRoute('loyalty-loading', '/loading'),
+    history: loyaltyRoute('loyalty-history', '/history'),
+    demo: loyaltyRoute('loyalty-demo', '/demo'),
+    /** Not in the spec's table: the programme FAQ asked for by the loyalty issue. */
+    faq: loyaltyRoute('loyalty-faq', '/faq'),
+  },
 } as const;
+
+function loyaltyRoute<Name extends string, Path extends string>(name: Name, path: Path) {
+  return {
+    name,
+    pattern: path,
+    build: () => path,
+    href: () => `${appPaths.loyaltyBase}${path}`,
+  } as const;
+}
+
+export type LoyaltyRouteName = (typeof routes.loyalty)[Exclude<keyof typeof routes.loyalty, 'base'>]['name'];
+
+/** The loyalty app's fixed routes, in the order of spec §2's table. */
+const fixedLoyaltyRoutes = [
+  routes.loyalty.entry,
+  routes.loyalty.onboarding,
+  routes.loyalty.celebration,
+  routes.loyalty.status,
+  routes.loyalty.tierOverview,
+  routes.loyalty.signup,
+  routes.loyalty.loading,
+  routes.loyalty.history,
+  routes.loyalty.demo,
+  routes.loyalty.faq,
+];
+
+const rewardPath = /^\/reward\/([a-z0-9][a-z0-9-]{0,63})\/?$/;
+
+/**
+ * The name of a loyalty route (spec §2) for a path relative to the loyalty base, e.g. '/status' →
+ * 'loyalty-status'; null for anything else (those paths redirect to the loyalty root).
+ */
+export function loyaltyRouteName(relativePath: string): LoyaltyRouteName | null {
+  const path = relativePath.length > 1 ? relativePath.replace(/\/$/, '') : relativePath;
+  if (rewardPath.test(path)) return routes.loyalty.reward.name;
+  return fixedLoyaltyRoutes.find((route) => route.pattern === path)?.name ?? null;
+}
+
+/**
+ * Spec §2: the entry route follows a stored redirect value `loyalty/{target}`. Only a known loyalty
+ * route other than the entry itself is a target; the result is relative to the loyalty base.
+ */
+export function loyaltyRedirectTarget(storedValue: string | null): string | null {
+  const match = storedValue ? /^loyalty\/([^?#]+)$/.exec(storedValue.trim()) : null;
+  if (!match) return null;
+  const target = `/${match[1]!.replace(/\/$/, '')}`;
+  const name = loyaltyRouteName(target);
+  return name && name !== routes.loyalty.entry.name ? target : null;
+}
+
+/** An absolute loyalty address (with or without a trailing slash) as a pattern, e.g. for '/signup'. */
+function absoluteLoyaltyPattern(relativePath: string): RegExp {
+  const escaped = `${appPaths.loyaltyBase}${relativePath}`.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+  return new RegExp(`^${escaped}/?$`);
+}
+
+/** The loyalty signup handles its own errors (spec §2): navigating to it keeps the error flags. */
+export const loyaltySignupAddress = absoluteLoyaltyPattern(routes.loyalty.signup.pattern);
+
+/** Spec §2: the loyalty demo route needs no login. */
+const loyaltyDemoAddress = absoluteLoyaltyPattern(routes.loyalty.demo.pattern);
 
 /** Routes that need no login (spec §6). Everything else requires a signed-in customer. */
 export function isPublicPath(pathname: string): boolean {
-  return routes.paymentProfiles.pattern.test(pathname);
+  return routes.paymentProfiles.pattern.test(pathname) || loyaltyDemoAddress.test(pathname);
 }
 
 export function isAuthCallbackPath(pathname: string): boolean {

@@ -10,6 +10,8 @@ export const storageKeys = {
   countryLanguage: 'roadpass.countryLanguage',
   /** localStorage: the customer context (used by later issues). */
   customerContext: 'roadpass.customerContext',
+  /** sessionStorage: where to continue after a detour, e.g. `loyalty/history` (spec §2 entry route). */
+  redirect: 'roadpass.redirect',
 } as const;
 
 /** Storage can be unavailable (privacy modes, blocked cookies): reads return null, writes are dropped. */

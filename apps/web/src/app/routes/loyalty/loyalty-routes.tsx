@@ -1,0 +1,107 @@
+import { lazy, useEffect, type ReactNode } from 'react';
+import { Route, Switch, useLocation } from 'wouter';
+import { Spinner } from '@/components/spinner';
+import { loyaltyRouteName, routes } from '@/config/routes';
+import { useLoyaltyStore } from '@/lib/loyalty/loyalty-store';
+import { LoyaltyRedirect } from '@/lib/loyalty/ui/loyalty-link';
+import { useNativeNavigation } from '@/lib/native-bridge';
+import { useAppStore } from '@/lib/state/app-store';
+
+// Each loyalty screen is its own chunk: the status page (a first page) loads only what it shows.
+const EntryRoute = lazy(() => import('./loyalty-entry-route'));
+const OnboardingRoute = lazy(() => import('./loyalty-onboarding-route'));
+const CelebrationRoute = lazy(() => import('./loyalty-celebration-route'));
+const StatusRoute = lazy(() => import('./loyalty-status-route'));
+const TierOverviewRoute = lazy(() => import('./loyalty-tier-overview-route'));
+const SignupRoute = lazy(() => import('./loyalty-signup-route'));
+const RewardRoute = lazy(() => import('./loyalty-reward-route'));
+const LoadingRoute = lazy(() => import('./loyalty-loading-route'));
+const HistoryRoute = lazy(() => import('./loyalty-history-route'));
+const FaqRoute = lazy(() => import('./loyalty-faq-route'));
+const DemoRoute = lazy(() => import('./loyalty-demo-route'));
+
+/**
+ * Every loyalty route but /demo needs the signed-in customer. Start-up signs in before routes render,
+ * except on the public demo; coming from there, a reload lets start-up sign in.
+ */
+function SignedIn({ children }: { children: ReactNode }) {
+  const signedIn = useAppStore((state) => Boolean(state.user?.uuid));
+  useEffect(() => {
+    if (!signedIn) window.location.reload();
+  }, [signedIn]);
+  return signedIn ? children : <Spinner />;
+}
+
+/** Tells the loyalty store and the native app (spec §2) which loyalty route is shown. */
+function useRouteTracking(): void {
+  const [location] = useLocation();
+  const name = loyaltyRouteName(location);
+  useEffect(() => {
+    useLoyaltyStore.getState().recordRoute(name);
+  }, [name]);
+  useNativeNavigation(loyaltyRouteName);
+}
+
+/** The loyalty app under routes.loyalty.base (spec §2); paths here are relative to that base. */
+export default function LoyaltyRoutes() {
+  useRouteTracking();
+  const { loyalty } = routes;
+  return (
+    <Switch>
+      <Route path={loyalty.demo.pattern} component={DemoRoute} />
+      <Route path={loyalty.entry.pattern}>
+        <SignedIn>
+          <EntryRoute />
+        </SignedIn>
+      </Route>
+      <Route path={loyalty.onboarding.pattern}>
+        <SignedIn>
+          <OnboardingRoute />
+        </SignedIn>
+      </Route>
+      <Route path={loyalty.celebration.pattern}>
+        <SignedIn>
+          <CelebrationRoute />
+        </SignedIn>
+      </Route>
+      <Route path={loyalty.status.pattern}>
+        <SignedIn>
+          <StatusRoute />
+        </SignedIn>
+      </Route>
+      <Route path={loyalty.tierOverview.pattern}>
+        <SignedIn>
+          <TierOverviewRoute />
+        </SignedIn>
+      </Route>
+      <Route path={loyalty.signup.pattern}>
+        <SignedIn>
+          <SignupRoute />
+        </SignedIn>
+      </Route>
+      <Route path={loyalty.reward.pattern}>
+        <SignedIn>
+          <RewardRoute />
+        </SignedIn>
+      </Route>
+      <Route path={loyalty.loading.pattern}>
+        <SignedIn>
+          <LoadingRoute />
+        </SignedIn>
+      </Route>
+      <Route path={loyalty.history.pattern}>
+        <SignedIn>
+          <HistoryRoute />
+        </SignedIn>
+      </Route>
+      <Route path={loyalty.faq.pattern}>
+        <SignedIn>
+          <FaqRoute />
+        </SignedIn>
+      </Route>
+      <Route>
+        <LoyaltyRedirect to={loyalty.entry.build()} />
+      </Route>
+    </Switch>
+  );
+}

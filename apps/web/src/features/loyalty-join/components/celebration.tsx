@@ -1,0 +1,61 @@
+import { useTranslation } from 'react-i18next';
+import { tierIconName, tierSlugs } from '@roadpass/contracts';
+import { TierIcon } from '@/components/tier-icon';
+import { routes } from '@/config/routes';
+import { useTiers } from '@/lib/loyalty/use-tiers';
+import { LoyaltyLink } from '@/lib/loyalty/ui/loyalty-link';
+import { LoyaltyPage } from '@/lib/loyalty/ui/loyalty-page';
+import './join.css';
+
+/** Everybody starts in the entry tier (product decisions §4). */
+const ENTRY_TIER = tierSlugs[0];
+
+/** `/celebration`: shown right after joining (spec §2). */
+export function Celebration() {
+  const { t } = useTranslation();
+  const tiers = useTiers();
+  const entryTier = tiers.data?.find((tier) => tier.slug === ENTRY_TIER);
+
+  return (
+    <LoyaltyPage title={t('loyalty-celebration-title')} className="join join--celebration">
+      <div className="card join__celebration">
+        <span className="join__confetti" aria-hidden="true" />
+        <TierIcon name={tierIconName(ENTRY_TIER)} size="lg" />
+        <p className="join__lead">{t('loyalty-celebration-member')}</p>
+        {entryTier && (
+          <>
+            <p className="join__tier-name">
+              {t('loyalty-celebration-tier', { tier: entryTier.information.title.text })}
+            </p>
+            <p className="join__tier-text">{entryTier.information.text}</p>
+          </>
+        )}
+      </div>
+
+      {entryTier && entryTier.rewards.length > 0 && (
+        <section className="card" aria-labelledby="celebration-benefits">
+          <h2 id="celebration-benefits" className="loyalty-section-title">
+            {t('loyalty-celebration-benefits-title')}
+          </h2>
+          <ul className="join__rewards">
+            {entryTier.rewards.map((reward) => (
+              <li key={reward.slug} className="join__reward">
+                <img className="join__reward-image" src={reward.image} alt="" width={56} height={56} />
+                <span>
+                  <span className="join__reward-title">{reward.title}</span>
+                  <span className="join__reward-text">{reward.benefitText}</span>
+                </span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+
+      <div className="loyalty-actions">
+        <LoyaltyLink className="button button--primary" to={routes.loyalty.status.build()}>
+          {t('loyalty-celebration-next')}
+        </LoyaltyLink>
+      </div>
+    </LoyaltyPage>
+  );
+}

@@ -1,0 +1,39 @@
+import type { QueryClient } from '@tanstack/react-query';
+import type { SessionUser } from '@roadpass/contracts';
+import { loyaltyRedirectTarget, routes } from '@/config/routes';
+import type { HttpClient } from '@/lib/http';
+import { tierDetailsQuery } from '@/lib/loyalty/api/get-tier-details';
+import { selectIsMember, useLoyaltyStore } from '@/lib/loyalty/loyalty-store';
+import { readItem, storageKeys, writeItem } from '@/lib/storage/storage';
+
+/**
+ * Spec §2: a stored redirect value `loyalty/{target}` is cleared and followed. Values of another form
+ * belong to someone else and stay; a loyalty value with an unknown target is cleared and ignored.
+ */
+export function takeStoredLoyaltyRedirect(storage: Storage = sessionStorage): string | null {
+  const stored = readItem(storage, storageKeys.redirect);
+  if (!stored?.startsWith('loyalty/')) return null;
+  writeItem(storage, storageKeys.redirect, null);
+  return loyaltyRedirectTarget(stored);
+}
+
+/**
+ * Where the entry route sends the customer (spec §2, §4): members (core consent granted) to their
+ * status, everybody else to the onboarding. Throws when the user or the loyalty service cannot be read,
+ * so that the caller retries. For members the tier details are read too (the status page shows them
+ * next), so that a loyalty service that does not answer is noticed here.
+ */
+export async function resolveEntryTarget(args: {
+  http: HttpClient;
+  queryClient: QueryClient;
+  user: SessionUser | null;
+}): Promise<string> {
+  const { http, queryClient, user } = args;
+  if (!user?.uuid) throw new Error("Couldn't load user information");
+  await useLoyaltyStore.getState().loadLoyaltyConsents(http, user.uuid);
+  const loyalty = useLoyaltyStore.getState();
+  if (loyalty.consentsFailed) throw new Error('Loyalty consents could not be loaded');
+  if (!selectIsMember(loyalty)) return routes.loyalty.onboarding.build();
+  await queryClient.fetchQuery(tierDetailsQuery(http, user.uuid));
+  return routes.loyalty.status.build();
+}

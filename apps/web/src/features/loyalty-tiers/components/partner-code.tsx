@@ -1,0 +1,90 @@
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Icon } from '@/components/tier-icon';
+import { useHttp } from '@/lib/http';
+import { selectPartnerCode, useLoyaltyStore } from '@/lib/loyalty/loyalty-store';
+import { useCustomer } from '@/lib/loyalty/use-customer';
+import { InlineError } from '@/lib/loyalty/ui/inline-error';
+import { copyToClipboard } from '@/lib/native-bridge';
+import { useAppStore } from '@/lib/state/app-store';
+
+/**
+ * The customer's code for a partner reward: read from the server (so it is the same after a reload),
+ * generated on request when there is none yet (404), shown large and copyable.
+ */
+export function PartnerCode({ slug, partnerName }: { slug: string; partnerName: string }) {
+  const { t } = useTranslation();
+  const http = useHttp();
+  const { uuid } = useCustomer();
+  const stored = useLoyaltyStore(selectPartnerCode(slug));
+  const lookup = useQuery({
+    queryKey: ['loyalty-partner-code', uuid, slug],
+    queryFn: () => useLoyaltyStore.getState().loadPartnerCode(http, uuid, slug),
+    retry: false,
+  });
+  const generate = useMutation({
+    mutationFn: () => useLoyaltyStore.getState().generatePartnerCode(http, uuid, slug),
+    onError: () =>
+      useAppStore.getState().addToast({ type: 'error', message: t('loyalty-partner-code-failed') }),
+  });
+  const code = stored ?? lookup.data ?? null;
+
+  const copy = async (value: string) => {
+    const copied = await copyToClipboard(value);
+    useAppStore
+      .getState()
+      .addToast(
+        copied
+          ? { type: 'success', message: t('loyalty-partner-code-copied') }
+          : { type: 'error', message: t('loyalty-partner-code-copy-failed') },
+      );
+  };
+
+  return (
+    <section
+      className="card partner-code"
+      aria-labelledby="partner-code-title"
+      aria-busy={lookup.isPending || undefined}
+    >
+      <h2 id="partner-code-title" className="loyalty-section-title">
+        {t('loyalty-partner-code-title')}
+      </h2>
+      <div className="partner-code__content" aria-live="polite">
+        {code ? (
+          <>
+            <p className="partner-code__intro">{t('loyalty-partner-code-intro', { partner: partnerName })}</p>
+            <p className="partner-code__value" translate="no">
+              {code.code}
+            </p>
+            <button type="button" className="button button--secondary" onClick={() => void copy(code.code)}>
+              <Icon name="copy" size="xs" />
+              {t('loyalty-partner-code-copy')}
+            </button>
+          </>
+        ) : lookup.isError ? (
+          <InlineError
+            message={t('loyalty-load-error')}
+            onRetry={() => void lookup.refetch()}
+            retrying={lookup.isFetching}
+          />
+        ) : lookup.isPending ? (
+          <span className="loyalty-skeleton partner-code__skeleton" aria-hidden="true" />
+        ) : (
+          <>
+            <p className="partner-code__intro">{t('loyalty-partner-code-none')}</p>
+            <button
+              type="button"
+              className="button button--primary"
+              onClick={() => generate.mutate()}
+              disabled={generate.isPending}
+              aria-busy={generate.isPending || undefined}
+            >
+              <Icon name="gift" size="xs" />
+              {generate.isPending ? t('loyalty-partner-code-getting') : t('loyalty-partner-code-get')}
+            </button>
+          </>
+        )}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,17 @@
+import { queryOptions } from '@tanstack/react-query';
+import { apiPaths, LOYALTY_FAQ_SLUG, type Faq } from '@roadpass/contracts';
+import type { HttpClient } from '@/lib/http';
+
+/** GET the loyalty programme's FAQ in a locale (content, spec §7). */
+export function getFaq(http: HttpClient, locale: string): Promise<Faq> {
+  return http.get<Faq>(apiPaths.faq(LOYALTY_FAQ_SLUG), { params: { language: locale } });
+}
+
+export function faqQuery(http: HttpClient, locale: string) {
+  return queryOptions({
+    queryKey: ['loyalty-faq', locale],
+    queryFn: () => getFaq(http, locale),
+    staleTime: Infinity,
+    retry: false,
+  });
+}
