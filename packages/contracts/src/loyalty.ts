@@ -93,7 +93,7 @@ export const LoyaltyEventInput = Type.Object(
     customerId: Type.String({ format: 'uuid' }),
     type: IncomingLoyaltyEventTypeSchema,
     /** Positive for rentals and bonuses; an adjustment may be negative. Never zero. */
-    points: Type.Integer({ minimum: -1_000_000, maximum: 1_000_000, not: { const: 0 } }),
+    points: Type.Integer({ minimum: -1_000_000, maximum: 1_000_000 }),
     /** When it happened (default: now); not in the future, not older than 12 months. */
     occurredAt: Type.Optional(Type.String({ format: 'date-time' })),
     description: Type.Optional(Type.String({ maxLength: 200 })),

@@ -125,7 +125,7 @@ export function planDemoEvents(profile: DemoProfile, rules: readonly TierRule[],
       points: p.points,
       // Within its slot and at least an hour before now, so every event is in the past.
       occurredAt: new Date(Math.min(start + i * step + random() * step * 0.8, now.getTime() - 3_600_000)),
-      description: p.description || `Rental ${country}-${(48_210 + n * 7).toString()}`,
+      description: p.description || `${country}-${(48_210 + n * 7).toString()}`,
     };
   });
 }

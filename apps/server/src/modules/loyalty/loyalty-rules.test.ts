@@ -166,6 +166,18 @@ describe('incoming event rules', () => {
     ]);
   });
 
+  it('refuses zero points for every type, with a message that says so', () => {
+    for (const type of ['rental-completed', 'bonus', 'adjustment'] as const) {
+      expect(incomingEventViolations({ type, points: 0 }, now)).toEqual([
+        {
+          field: 'points',
+          rule: 'notZero',
+          message: 'points must not be 0 (an event without points changes nothing)',
+        },
+      ]);
+    }
+  });
+
   it('refuses events in the future (beyond a minute of clock skew) and older than 12 months', () => {
     expect(
       incomingEventViolations({ type: 'bonus', points: 1, occurredAt: '2026-05-10T08:00:30Z' }, now),

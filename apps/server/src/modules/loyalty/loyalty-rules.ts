@@ -133,7 +133,13 @@ export interface IncomingEventFacts {
 export function incomingEventViolations(event: IncomingEventFacts, now: Date, field = ''): Violation[] {
   const name = (key: string) => (field ? `${field}.${key}` : key);
   const violations: Violation[] = [];
-  if (event.points <= 0 && event.type !== 'adjustment') {
+  if (event.points === 0) {
+    violations.push({
+      field: name('points'),
+      rule: 'notZero',
+      message: `${name('points')} must not be 0 (an event without points changes nothing)`,
+    });
+  } else if (event.points < 0 && event.type !== 'adjustment') {
     violations.push({
       field: name('points'),
       rule: 'exclusiveMinimum',

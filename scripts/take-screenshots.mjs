@@ -1,0 +1,103 @@
+#!/usr/bin/env node
+// Screenshots of the loyalty screens at phone (390×844) and desktop (1280×800) width, taken from the
+// built app on a fresh embedded database, into docs/screenshots/. Usage: npm run build && npm run screenshots
+/* global document -- page.evaluate callbacks run in the browser */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { chromium } from '@playwright/test';
+
+const root = path.resolve(import.meta.dirname, '..');
+const out = path.join(root, 'docs', 'screenshots');
+const port = 20000 + Math.floor(Math.random() * 1000);
+const baseUrl = `http://127.0.0.1:${port}`;
+const dataDir = mkdtempSync(path.join(tmpdir(), 'roadpass-screenshots-'));
+
+/** name → loyalty path, for demo.de@example.com (royal gold, partner codes for the first two partner rewards). */
+const memberScreens = {
+  'loyalty-status': 'status',
+  'loyalty-tier-overview': 'tier-overview',
+  'loyalty-reward': 'reward/velovia-bike-rides',
+  'loyalty-history': 'history',
+  'loyalty-faq': 'faq',
+};
+
+async function waitFor(url, timeoutMs = 90_000) {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} did not answer`);
+}
+
+async function signIn(page, email, query) {
+  await page.goto(`${baseUrl}/customer/loyalty-ui/${query}`);
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Password').fill('Demo-2026!');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(/\/customer\/loyalty-ui\/(status|onboarding)/);
+}
+
+/** Waits until the page has settled: no spinner, no skeleton, carousel moved to its initial card. */
+async function settle(page) {
+  await page.waitForFunction(
+    () => !document.querySelector('[aria-busy="true"], .loyalty-skeleton, .spinner'),
+  );
+  await page.waitForTimeout(1_800);
+}
+
+const server = spawn(process.execPath, ['apps/server/dist/server.js'], {
+  cwd: root,
+  stdio: ['ignore', 'ignore', 'inherit'],
+  env: {
+    ...process.env,
+    NODE_ENV: 'development',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_URL: baseUrl,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    DATABASE_URL: '',
+  },
+});
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking'],
+});
+
+try {
+  await waitFor(`${baseUrl}/config.json`);
+  for (const [size, viewport] of [
+    ['phone', { width: 390, height: 844 }],
+    ['desktop', { width: 1280, height: 800 }],
+  ]) {
+    const context = await browser.newContext({ viewport });
+    const page = await context.newPage();
+    await signIn(page, 'demo.de@example.com', '');
+    for (const [name, target] of Object.entries(memberScreens)) {
+      await page.goto(`${baseUrl}/customer/loyalty-ui/${target}`);
+      await settle(page);
+      await page.screenshot({ path: path.join(out, `${name}-${size}.png`) });
+    }
+    await context.close();
+
+    const visitor = await browser.newContext({ viewport });
+    const demo = await visitor.newPage();
+    await demo.goto(`${baseUrl}/customer/loyalty-ui/demo?locale=en`);
+    await settle(demo);
+    await demo.screenshot({ path: path.join(out, `loyalty-demo-${size}.png`) });
+    await visitor.close();
+  }
+  console.log(`Screenshots written to ${path.relative(process.cwd(), out)}/`);
+} finally {
+  await browser.close();
+  server.kill('SIGTERM');
+  await new Promise((r) => server.once('exit', r));
+  rmSync(dataDir, { recursive: true, force: true });
+}
