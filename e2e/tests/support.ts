@@ -1,7 +1,20 @@
-import { readFileSync } from 'node:fs';
-import { expect, type Page } from '@playwright/test';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect, type BrowserContext, type Locator, type Page } from '@playwright/test';
+import {
+  apiPaths,
+  appPaths,
+  CSRF_HEADER,
+  LOYALTY_CORE_CONSENT,
+  type CustomerConsent,
+  type LoyaltyTierDetails,
+} from '@roadpass/contracts';
 
 export const DEMO_PASSWORD = 'Demo-2026!';
+
+/** Session storage key of the app's access token (apps/web/src/lib/storage/storage.ts). */
+const TOKEN_KEY = 'roadpass.token';
 
 /** Signs in on the identity provider's login page (the app sends the browser there). */
 export async function signInOnLoginPage(page: Page, email: string, password = DEMO_PASSWORD): Promise<void> {
@@ -25,6 +38,12 @@ export function texts(language: string): Record<string, string> {
   return JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>;
 }
 
+/** Fills a text's {{placeholders}}, e.g. fill('{{shown}} of {{total}}', { shown: 100, total: 250 }). */
+export function fill(text: string | undefined, values: Record<string, string | number>): string {
+  expect(text, 'the text exists in the translations').toBeDefined();
+  return text!.replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(values[name] ?? `{{${name}}}`));
+}
+
 /**
  * Makes the server fail this page's requests whose path starts with `pathPrefix` (test mode only).
  * The fault is scoped to the page through the X-Fault-Scope header, so tests running side by side
@@ -38,4 +57,194 @@ export async function injectFault(
   await page.setExtraHTTPHeaders({ 'X-Fault-Scope': scope });
   const res = await page.request.post('/__test__/faults', { data: { times: 0, ...fault, scope } });
   expect(res.status()).toBe(204);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The loyalty app (issue 3)
+
+/** Where the loyalty app lives (spec §2). */
+export const LOYALTY_BASE = appPaths.loyaltyBase;
+
+/** A loyalty address, e.g. loyaltyUrl('/status', 'en') → /customer/loyalty-ui/status?locale=en. */
+export function loyaltyUrl(path: string, locale?: string): string {
+  return `${LOYALTY_BASE}${path}${locale ? `?locale=${locale}` : ''}`;
+}
+
+/** A pattern for the current address on a loyalty route, with or without a query. */
+export function loyaltyAddress(path: string): RegExp {
+  const escaped = `${LOYALTY_BASE}${path}`.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+  return new RegExp(`${escaped}(\\?.*)?$`);
+}
+
+/**
+ * Signs in (through the account home), then opens a loyalty address with a page load, optionally in a
+ * chosen language (the locale query parameter, spec §2) without touching the customer's saved language.
+ */
+export async function openLoyalty(page: Page, email: string, path: string, locale?: string): Promise<void> {
+  await openSignedIn(page, email);
+  await page.goto(loyaltyUrl(path, locale));
+}
+
+/** The loyalty content texts (tier names, rewards) in one language, as the content files hold them. */
+export interface LoyaltyContentTexts {
+  tiers: Record<string, { title: string; text: string }>;
+  rewards: Record<string, { title: string; description: string }>;
+}
+
+export function loyaltyTexts(language: string): LoyaltyContentTexts {
+  const file = new URL(`../../content/loyalty/texts/${language}.json`, import.meta.url);
+  return JSON.parse(readFileSync(file, 'utf8')) as LoyaltyContentTexts;
+}
+
+/** The programme's tiers and rewards as the content file defines them (content/loyalty/programme.json). */
+export interface LoyaltyProgramme {
+  tiers: { slug: string; threshold: number }[];
+  rewards: {
+    slug: string;
+    unlockedIn: string;
+    partnerCode: boolean;
+    partnerName: string;
+    legalEntities: string[];
+  }[];
+}
+
+export function loyaltyProgramme(): LoyaltyProgramme {
+  const file = new URL('../../content/loyalty/programme.json', import.meta.url);
+  return JSON.parse(readFileSync(file, 'utf8')) as LoyaltyProgramme;
+}
+
+/** The title of a consent in one language, as the consent content files hold it. */
+export function consentTitle(language: string, slug: string): string {
+  const file = new URL(`../../content/consents/texts/${language}.json`, import.meta.url);
+  const consents = JSON.parse(readFileSync(file, 'utf8')) as Record<string, { title: string }>;
+  return consents[slug]!.title;
+}
+
+/** Points as the app writes them for a language and country, e.g. 4500 → "4.500" (de-DE). */
+export function formatPoints(points: number, language: string, country: string): string {
+  return new Intl.NumberFormat(`${language}-${country}`, { maximumFractionDigits: 0 }).format(points);
+}
+
+/**
+ * The signed-in customer's API, called the way the app calls it: the bearer token from session storage
+ * (read again for every call: access tokens live 20 s in the test server) and the anti-forgery token
+ * from a GET response.
+ */
+export interface CustomerApi {
+  uuid: string;
+  legalEntityId: number;
+  get<T>(path: string): Promise<{ status: number; body: T }>;
+  patch<T>(path: string, data: unknown): Promise<{ status: number; body: T }>;
+}
+
+export async function customerApi(page: Page): Promise<CustomerApi> {
+  const headers = async () => {
+    const token = await page.evaluate((key) => sessionStorage.getItem(key), TOKEN_KEY);
+    expect(token, 'the app keeps an access token in session storage').toBeTruthy();
+    return { authorization: `Bearer ${token}` };
+  };
+  const statusResponse = await page.request.get(apiPaths.loginStatus, { headers: await headers() });
+  expect(statusResponse.status()).toBe(200);
+  const { user } = (await statusResponse.json()) as { user: { uuid: string; legalEntityId: number } };
+
+  const api: CustomerApi = {
+    uuid: user.uuid,
+    legalEntityId: user.legalEntityId,
+    async get<T>(path: string) {
+      const response = await page.request.get(path, { headers: await headers() });
+      return { status: response.status(), body: (await response.json()) as T };
+    },
+    async patch<T>(path: string, data: unknown) {
+      const csrf = await page.request.get(apiPaths.loginStatus, { headers: await headers() });
+      const csrfToken = csrf.headers()[CSRF_HEADER.toLowerCase()];
+      expect(csrfToken, `a GET answers with ${CSRF_HEADER}`).toBeTruthy();
+      const response = await page.request.patch(path, {
+        headers: { ...(await headers()), [CSRF_HEADER]: csrfToken! },
+        data,
+      });
+      return { status: response.status(), body: (await response.json()) as T };
+    },
+  };
+  return api;
+}
+
+/**
+ * Makes the signed-in customer a non-member by revoking the core loyalty consent, so that a joining
+ * flow can run again (repeated runs, or a customer who joined in the demo data).
+ */
+export async function leaveLoyaltyProgramme(page: Page): Promise<void> {
+  const api = await customerApi(page);
+  const saved = await api.patch<CustomerConsent>(apiPaths.customerConsent(api.uuid, LOYALTY_CORE_CONSENT), {
+    legalEntityId: api.legalEntityId,
+    granted: false,
+  });
+  expect(saved.status).toBe(200);
+  expect(saved.body.granted).toBe(false);
+}
+
+/** The signed-in customer's tier details as the API reports them. */
+export async function tierDetailsOf(page: Page): Promise<LoyaltyTierDetails> {
+  const api = await customerApi(page);
+  const details = await api.get<LoyaltyTierDetails>(apiPaths.loyaltyTierDetails(api.uuid));
+  expect(details.status).toBe(200);
+  return details.body;
+}
+
+/** Grants the page's context clipboard access (the Copy button writes, the test reads it back). */
+export async function allowClipboard(context: BrowserContext): Promise<void> {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+}
+
+/**
+ * Waits until the carousel's `card` has settled: aligned with the start of the carousel (phones) or
+ * centred in it (wide screens), and still there a moment later (the elastic ease overshoots on its way).
+ */
+export async function expectSettledOn(carousel: Locator, card: Locator): Promise<void> {
+  const aligned = async () => {
+    const [outer, inner] = await Promise.all([carousel.boundingBox(), card.boundingBox()]);
+    if (!outer || !inner) return false;
+    const startAligned = Math.abs(inner.x - outer.x) <= 1;
+    const centred = Math.abs(inner.x + inner.width / 2 - (outer.x + outer.width / 2)) <= 1;
+    return startAligned || centred;
+  };
+  await expect(async () => {
+    expect(await aligned()).toBe(true);
+    await card.page().waitForTimeout(150);
+    expect(await aligned()).toBe(true);
+  }).toPass({ timeout: 5_000 });
+}
+
+/** Every address the page's main frame showed, including the router's in-app changes. */
+export function recordAddresses(page: Page): string[] {
+  const addresses: string[] = [];
+  page.on('framenavigated', (frame) => {
+    if (frame === page.mainFrame()) addresses.push(new URL(frame.url()).pathname);
+  });
+  return addresses;
+}
+
+/**
+ * Runs `work` while no other test of this run (in any worker) runs work under the same name: for
+ * tests that change shared state of one customer, e.g. joining the programme, when --repeat-each
+ * runs copies of a test side by side. The lock is a directory next to the run's database.
+ */
+export async function exclusively<T>(name: string, work: () => Promise<T>): Promise<T> {
+  const locks = `${process.env.E2E_DATA_DIR ?? path.join(tmpdir(), 'roadpass-e2e')}.locks`;
+  mkdirSync(locks, { recursive: true });
+  const lock = path.join(locks, name.replace(/[^\w.-]/g, '_'));
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      // Another test holds it; the test's own timeout bounds the wait.
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+  try {
+    return await work();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
 }

@@ -254,6 +254,19 @@ describe('start-up and readiness', () => {
     expect(state().appReady).toBe(true);
   });
 
+  it('after the callback, reads locale and tracking opt-out from the address it returns to', async () => {
+    const auth = fakeAuth({
+      completeSignIn: vi.fn(async () => '/customer/loyalty-ui/status?locale=en&tracking_opt_out=true'),
+    });
+    const { services, env, server } = setup({ path: '/login/callback', search: '?code=c&state=s', auth });
+
+    await startApp(services, env);
+
+    expect(server.requests.map((r) => `GET ${new URL(r.url).pathname}`)).toContain(paths.content('en-DE'));
+    expect(state().activeLanguage).toBe('en');
+    expect(state().trackingOptOut).toBe(true);
+  });
+
   it('leaves the callback address and shows the error when the sign-in cannot be finished', async () => {
     const auth = fakeAuth({ completeSignIn: vi.fn(() => Promise.reject(new Error('No matching state'))) });
     const { services, env } = setup({ path: '/login/callback', search: '?code=c&state=s', auth });

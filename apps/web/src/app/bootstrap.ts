@@ -47,7 +47,7 @@ export const browserStartUpEnvironment: StartUpEnvironment = {
  */
 export async function startApp(services: AppServices, env: StartUpEnvironment): Promise<void> {
   const store = useAppStore.getState();
-  const environment = readEnvironment(env.location().search, env.userAgent);
+  let environment = readEnvironment(env.location().search, env.userAgent);
   store.setEnvironment(environment);
 
   const locale = () =>
@@ -109,6 +109,10 @@ export async function startApp(services: AppServices, env: StartUpEnvironment): 
     if (isAuthCallbackPath(env.location().pathname)) {
       try {
         env.replace(await auth.completeSignIn(env.location().href));
+        // The address the customer wanted is back: its query (locale, tracking_opt_out) counts now,
+        // not the callback's code and state.
+        environment = readEnvironment(env.location().search, env.userAgent);
+        store.setEnvironment(environment);
       } catch (error) {
         // Leave the callback address so that Retry (a reload) starts a fresh sign-in.
         env.replace(routes.root.build());

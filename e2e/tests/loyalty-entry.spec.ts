@@ -1,0 +1,113 @@
+import { apiPaths } from '@roadpass/contracts';
+import { expect, test, type Page } from '@playwright/test';
+import {
+  customerApi,
+  injectFault,
+  LOYALTY_BASE,
+  loyaltyAddress,
+  loyaltyUrl,
+  openSignedIn,
+  recordAddresses,
+  texts,
+} from './support.js';
+
+/**
+ * The answers to the page's GET requests for the customer's consents, with when the browser sent each
+ * request (its own clock, so that the test runner's delays do not count).
+ */
+function consentAnswers(page: Page, path: string): { status: number; sentAt: number }[] {
+  const answers: { status: number; sentAt: number }[] = [];
+  page.on('response', (response) => {
+    const request = response.request();
+    if (request.method() === 'GET' && new URL(response.url()).pathname === path)
+      answers.push({ status: response.status(), sentAt: request.timing().startTime });
+  });
+  return answers;
+}
+
+/** Fails the next `times` GETs of the signed-in customer's consents (the entry route's call). */
+async function failConsentReads(page: Page, times: number): Promise<{ status: number; sentAt: number }[]> {
+  const { uuid } = await customerApi(page);
+  const path = apiPaths.customerConsents(uuid);
+  await injectFault(page, { pathPrefix: path, method: 'GET', status: 503, times });
+  return consentAnswers(page, path);
+}
+
+const statuses = (answers: { status: number }[]) => answers.map((answer) => answer.status);
+
+test.describe('the loyalty entry route', () => {
+  // Members only (their consents are read, never changed). Faults are scoped to the page, so the
+  // other project and the other specs are not affected.
+  const customer = (projectName: string) =>
+    projectName === 'phone'
+      ? { email: 'demo.dk@example.com', language: 'da', locale: undefined }
+      : { email: 'demo.de@example.com', language: 'en', locale: 'en' };
+
+  test('retries 3 times, 2 seconds apart, then warns that the loyalty service is not responding', async ({
+    page,
+  }, testInfo) => {
+    const { email, language, locale } = customer(testInfo.project.name);
+    const t = texts(language);
+    await openSignedIn(page, email);
+    // The first try and all 3 retries fail.
+    const answers = await failConsentReads(page, 4);
+
+    const started = Date.now();
+    await page.goto(loyaltyUrl('/', locale));
+    await expect(page.getByRole('status').filter({ hasText: t['loyalty-entry-loading'] })).toBeVisible();
+    const warning = page.getByRole('alert').filter({ hasText: t['loyalty-entry-not-responding'] });
+    await expect(warning).toBeVisible({ timeout: 15_000 });
+    // The warning also shows as a notification (which closes itself after 5 seconds).
+    await expect(
+      page.getByRole('status').filter({ hasText: t['loyalty-entry-not-responding'] }),
+    ).toBeVisible();
+    expect(Date.now() - started).toBeGreaterThanOrEqual(3 * 2_000);
+    expect(statuses(answers)).toEqual([503, 503, 503, 503]);
+    // Each retry is sent 2 seconds after the failure before it came back.
+    for (let i = 1; i < answers.length; i++) {
+      const gap = answers[i]!.sentAt - answers[i - 1]!.sentAt;
+      expect(gap).toBeGreaterThanOrEqual(2_000);
+      expect(gap).toBeLessThan(5_000);
+    }
+    await expect(warning).toContainText(t['loyalty-entry-not-responding-text']!);
+    await expect(page).toHaveURL(loyaltyAddress('/'));
+
+    // The fault is used up: Try again reaches the service and the member lands on the status page.
+    await warning.getByRole('button', { name: t['loyalty-retry'] }).click();
+    await expect(page).toHaveURL(loyaltyAddress('/status'));
+    await expect(page.getByRole('heading', { level: 1, name: t['loyalty-status-title'] })).toBeVisible();
+    expect(statuses(answers)).toEqual([503, 503, 503, 503, 200]);
+  });
+
+  test('recovers when a retry succeeds and sends the member to the status page', async ({
+    page,
+  }, testInfo) => {
+    const { email, language, locale } = customer(testInfo.project.name);
+    const t = texts(language);
+    await openSignedIn(page, email);
+    const answers = await failConsentReads(page, 2);
+
+    await page.goto(loyaltyUrl('/', locale));
+    await expect(page).toHaveURL(loyaltyAddress('/status'), { timeout: 15_000 });
+    await expect(page.getByRole('heading', { level: 1, name: t['loyalty-status-title'] })).toBeVisible();
+    expect(statuses(answers)).toEqual([503, 503, 200]);
+    await expect(page.getByText(t['loyalty-entry-not-responding']!)).toHaveCount(0);
+  });
+
+  test('an unknown loyalty address leads to the loyalty start, which sends a member to the status page', async ({
+    page,
+  }, testInfo) => {
+    const [email, language, locale] =
+      testInfo.project.name === 'phone'
+        ? ['demo.hu@example.com', 'hu', undefined]
+        : ['demo.de@example.com', 'en', 'en'];
+    const t = texts(language);
+    await openSignedIn(page, email);
+    const addresses = recordAddresses(page);
+
+    await page.goto(loyaltyUrl('/no-such-page', locale));
+    await expect(page).toHaveURL(loyaltyAddress('/status'));
+    await expect(page.getByRole('heading', { level: 1, name: t['loyalty-status-title'] })).toBeVisible();
+    expect(addresses).toEqual([`${LOYALTY_BASE}/no-such-page`, `${LOYALTY_BASE}/`, `${LOYALTY_BASE}/status`]);
+  });
+});

@@ -1,0 +1,65 @@
+import { apiPaths, HISTORY_PAGE_SIZE, type LoyaltyHistoryPage } from '@roadpass/contracts';
+import { expect, test } from '@playwright/test';
+import { customerApi, fill, loyaltyAddress, openLoyalty, texts } from './support.js';
+
+// demo.de@example.com is read here only: 250 history entries, i.e. pages of 100, 100 and 50.
+const email = 'demo.de@example.com';
+
+test.describe('the points history', () => {
+  test('pages through all 250 entries with "load more" and reaches the oldest by scrolling', async ({
+    page,
+  }, testInfo) => {
+    // One language per project: German (the customer's own) on the phone, English on the desktop.
+    const language = testInfo.project.name === 'phone' ? 'de' : 'en';
+    const t = texts(language);
+    await openLoyalty(page, email, '/history', language === 'de' ? undefined : language);
+
+    // The oldest entry is the last one of the last page (newest first).
+    const api = await customerApi(page);
+    const first = await api.get<LoyaltyHistoryPage>(
+      `${apiPaths.loyaltyHistory(api.uuid)}?page_size=${HISTORY_PAGE_SIZE}&page_index=0`,
+    );
+    expect(first.body).toMatchObject({ totalElements: 250, totalPages: 3 });
+    const last = await api.get<LoyaltyHistoryPage>(
+      `${apiPaths.loyaltyHistory(api.uuid)}?page_size=${HISTORY_PAGE_SIZE}&page_index=2`,
+    );
+    const newest = first.body.content[0]!;
+    const oldest = last.body.content.at(-1)!;
+    expect(oldest.description).not.toBe('');
+
+    await expect(page).toHaveURL(loyaltyAddress('/history'));
+    await expect(page.getByRole('heading', { level: 1, name: t['loyalty-history-title'] })).toBeVisible();
+    const list = page.getByRole('list', { name: t['loyalty-history-list-label'] });
+    // The counter under the list is a status: each completed load is announced.
+    const loaded = (shown: number) =>
+      page.getByRole('status').filter({ hasText: fill(t['loyalty-history-loaded'], { shown, total: 250 }) });
+    const loadMore = page.getByRole('button', { name: t['loyalty-history-load-more'] });
+
+    await expect(loaded(100)).toBeVisible();
+    await expect(list.getByText(newest.description, { exact: true })).toBeVisible();
+    // Virtualised: the rows far below the screen are not in the page yet.
+    await expect(page.getByText(oldest.description, { exact: true })).toHaveCount(0);
+
+    await loadMore.click();
+    await expect(loaded(200)).toBeVisible();
+    await loadMore.click();
+    await expect(loaded(250)).toBeVisible();
+    // Everything is loaded: no button any more.
+    await expect(loadMore).toHaveCount(0);
+
+    // Only the rows on screen (and a few around them) exist, however many are loaded.
+    const rows = list.getByRole('listitem');
+    expect(await rows.count()).toBeLessThan(60);
+
+    // Scrolling to the end of the page brings the oldest entry on screen, as the 250th of 250.
+    const oldestRow = rows.filter({ hasText: oldest.description });
+    await expect(async () => {
+      await page.keyboard.press('End');
+      await expect(oldestRow).toBeInViewport({ timeout: 1_000 });
+    }).toPass({ timeout: 15_000 });
+    await expect(oldestRow).toHaveAttribute('aria-posinset', '250');
+    await expect(oldestRow).toHaveAttribute('aria-setsize', '250');
+    await expect(oldestRow).toContainText(t[`loyalty-history-type-${oldest.type}`]!);
+    await expect(page.getByText(newest.description, { exact: true })).toHaveCount(0);
+  });
+});

@@ -1,0 +1,102 @@
+import { LOYALTY_CORE_CONSENT } from '@roadpass/contracts';
+import { expect, test } from '@playwright/test';
+import {
+  consentTitle,
+  exclusively,
+  fill,
+  formatPoints,
+  leaveLoyaltyProgramme,
+  loyaltyAddress,
+  loyaltyTexts,
+  loyaltyUrl,
+  openSignedIn,
+  texts,
+  tierDetailsOf,
+} from './support.js';
+
+/**
+ * Joining is a one-way change, so each project has its own customer: the phone the demo's non-member
+ * (demo.nl, in Dutch); the desktop demo.fr (whose membership no other test relies on), in English.
+ * Each first leaves the programme through the API, so that the flow also runs again on a used database.
+ */
+const joiner = (projectName: string) =>
+  projectName === 'phone'
+    ? { email: 'demo.nl@example.com', country: 'NL', own: 'nl', language: 'nl', locale: undefined }
+    : { email: 'demo.fr@example.com', country: 'FR', own: 'fr', language: 'en', locale: 'en' };
+
+test.describe('joining the loyalty programme', () => {
+  test('onboarding → signup → celebration → status, and a member from then on', async ({
+    page,
+  }, testInfo) => {
+    const { email, country, own, language, locale } = joiner(testInfo.project.name);
+    // Copies of this test (--repeat-each) take turns with the customer; waiting counts against the timeout.
+    test.setTimeout(120_000);
+    await exclusively(email, async () => {
+      const t = texts(language);
+      const content = loyaltyTexts(language);
+      await openSignedIn(page, email);
+      await leaveLoyaltyProgramme(page);
+
+      // A non-member is sent to the onboarding.
+      await page.goto(loyaltyUrl('/', locale));
+      await expect(page).toHaveURL(loyaltyAddress('/onboarding'));
+      await expect(
+        page.getByRole('heading', { level: 1, name: t['loyalty-onboarding-title'] }),
+      ).toBeVisible();
+      await expect(page.getByText(t['loyalty-onboarding-intro']!)).toBeVisible();
+      await page.getByRole('link', { name: t['loyalty-onboarding-join'] }).click();
+
+      // The signup: the programme terms must be accepted.
+      await expect(page).toHaveURL(loyaltyAddress('/signup'));
+      await expect(page.getByRole('heading', { level: 1, name: t['loyalty-signup-title'] })).toBeVisible();
+      const terms = page.getByRole('checkbox', {
+        name: `${consentTitle(language, LOYALTY_CORE_CONSENT)} (${t['loyalty-signup-required']})`,
+      });
+      await expect(terms).not.toBeChecked();
+      const join = page.getByRole('button', { name: t['loyalty-signup-join'], exact: true });
+      await join.click();
+      const missing = page.getByText(t['loyalty-signup-consent-missing']!, { exact: true });
+      await expect(missing).toBeVisible();
+      await expect(terms).toHaveAttribute('aria-invalid', 'true');
+      await expect(terms).toHaveAccessibleDescription(new RegExp(t['loyalty-signup-consent-missing']!));
+      await expect(terms).toBeFocused();
+      await expect(page).toHaveURL(loyaltyAddress('/signup'));
+
+      await terms.check();
+      await expect(missing).toHaveCount(0);
+      await join.click();
+
+      // The celebration: a member now, in the entry tier.
+      await expect(page).toHaveURL(loyaltyAddress('/celebration'));
+      await expect(
+        page.getByRole('heading', { level: 1, name: t['loyalty-celebration-title'] }),
+      ).toBeVisible();
+      await expect(
+        page.getByText(fill(t['loyalty-celebration-tier'], { tier: content.tiers['sky-blue']!.title }), {
+          exact: true,
+        }),
+      ).toBeVisible();
+      await page.getByRole('link', { name: t['loyalty-celebration-next'] }).click();
+
+      // The status: the customer's tier and points as the API now reports them.
+      await expect(page).toHaveURL(loyaltyAddress('/status'));
+      await expect(page.getByRole('heading', { level: 1, name: t['loyalty-status-title'] })).toBeVisible();
+      const details = await tierDetailsOf(page);
+      await expect(page.getByText(content.tiers[details.tier]!.title, { exact: true })).toBeVisible();
+      await expect(
+        page.getByText(formatPoints(details.points, language, country), { exact: true }),
+      ).toBeVisible();
+
+      // Still a member after a reload (now in the customer's own language: the address has no locale)...
+      await page.reload();
+      await expect(page).toHaveURL(loyaltyAddress('/status'));
+      await expect(
+        page.getByRole('heading', { level: 1, name: texts(own)['loyalty-status-title'] }),
+      ).toBeVisible();
+      // ...and the loyalty start now sends the customer to the status page.
+      await page.goto(loyaltyUrl('/', locale));
+      await expect(page).toHaveURL(loyaltyAddress('/status'));
+      await expect(page.getByRole('heading', { level: 1, name: t['loyalty-status-title'] })).toBeVisible();
+    });
+  });
+});
