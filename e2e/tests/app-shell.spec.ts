@@ -61,7 +61,7 @@ test.describe('the application shell', () => {
   }) => {
     await openSignedIn(page, 'demo.nl@example.com');
     // Unknown addresses inside the loyalty app go to the loyalty start instead (loyalty-entry.spec.ts).
-    await page.goto('/no-such-page');
+    await page.goto('/NL/nl/myaccount/no-such-page');
     await expect(page).toHaveURL(/\/NL\/nl\/myaccount$/);
     await expect(page.getByRole('heading', { level: 1, name: 'Noor de Vries' })).toBeVisible();
   });
