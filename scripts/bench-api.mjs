@@ -11,6 +11,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
 import { httpSignIn } from './http-sign-in.mjs';
+import { waitFor } from './wait-for-url.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const duration = Number(process.env.BENCH_SECONDS ?? 10);
@@ -18,19 +19,6 @@ const connections = 50;
 const port = 18000 + Math.floor(Math.random() * 1000);
 const baseUrl = `http://127.0.0.1:${port}`;
 const dataDir = mkdtempSync(path.join(tmpdir(), 'roadpass-bench-'));
-
-async function waitFor(url, timeoutMs = 60_000) {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`${url} did not answer`);
-}
 
 const measure = (title, url, headers = {}) =>
   new Promise((resolve, reject) => {

@@ -11,6 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium } from '@playwright/test';
+import { waitFor } from './wait-for-url.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const port = 19000 + Math.floor(Math.random() * 1000);
@@ -19,19 +20,6 @@ const dataDir = mkdtempSync(path.join(tmpdir(), 'roadpass-bench-ui-'));
 const secret = randomBytes(24).toString('base64url');
 const ENTRIES = 10_000;
 const CUSTOMER = 'demo.fr@example.com';
-
-async function waitFor(url, timeoutMs = 90_000) {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${url} did not answer`);
-}
 
 /** Adds ENTRIES rental events for the customer through the internal endpoint, as the rental system would. */
 async function seedHistory(customerId) {

@@ -15,6 +15,7 @@ import autocannon from 'autocannon';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { httpSignIn } from './http-sign-in.mjs';
+import { waitFor } from './wait-for-url.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const built = (file) => import(pathToFileURL(path.join(root, 'apps/server/dist', file)).href);
@@ -67,19 +68,6 @@ async function seedLedger(db) {
            1 + g % 10, 'Rental ' || g, 'sapphire-diamond'
     from generate_series(1, ${ENTRIES}) as g`.execute(db);
   await db.destroy();
-}
-
-async function waitFor(url, timeoutMs = 90_000) {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${url} did not answer`);
 }
 
 const measure = (url, headers, seconds = duration) =>

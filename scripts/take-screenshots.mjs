@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium } from '@playwright/test';
+import { waitFor } from './wait-for-url.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const out = path.join(root, 'docs', 'screenshots');
@@ -22,19 +23,6 @@ const memberScreens = {
   'loyalty-history': 'history',
   'loyalty-faq': 'faq',
 };
-
-async function waitFor(url, timeoutMs = 90_000) {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${url} did not answer`);
-}
 
 async function signIn(page, email, query) {
   await page.goto(`${baseUrl}/customer/loyalty-ui/${query}`);

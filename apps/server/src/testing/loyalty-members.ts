@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { LOYALTY_CORE_CONSENT } from '@roadpass/contracts';
 import type { Db } from '../db/database.js';
+import { saveConsent } from '../modules/consents/consent-repository.js';
 import { createCustomerRepository, type Customer } from '../modules/customers/customer-repository.js';
 
 /** Password of every customer made by createTestCustomer. */
@@ -8,17 +9,12 @@ export const TEST_CUSTOMER_PASSWORD = 'Member-2026!';
 
 /** Grants (or withdraws) the loyalty programme's core consent, as the consent call would. */
 export async function setLoyaltyConsent(db: Db, customer: Customer, granted = true): Promise<void> {
-  await db
-    .insertInto('customer_consents')
-    .values({
-      customer_id: customer.id,
-      slug: LOYALTY_CORE_CONSENT,
-      legal_entity_id: customer.legal_entity_id,
-      granted,
-      updated_at: new Date(),
-    })
-    .onConflict((oc) => oc.columns(['customer_id', 'slug']).doUpdateSet({ granted, updated_at: new Date() }))
-    .execute();
+  await saveConsent(db, {
+    customerId: customer.id,
+    slug: LOYALTY_CORE_CONSENT,
+    legalEntityId: customer.legal_entity_id,
+    granted,
+  });
 }
 
 export interface TestCustomerOptions {

@@ -148,35 +148,18 @@ export function loyaltyQueries(db: Executor) {
       }
     },
 
-    /** Lots with points left, for FIFO (the partial index on open lots serves it). */
-    async openLots(customerId: string): Promise<(Lot & { description: string })[]> {
-      const rows = await db
+    /**
+     * Lots with points left, oldest first (the partial index on open lots serves it): all of them for
+     * FIFO, or with `expiredBy` only those whose points have expired by then.
+     */
+    async openLots(customerId: string, expiredBy?: Date): Promise<(Lot & { description: string })[]> {
+      let query = db
         .selectFrom('loyalty_events')
         .select(['id', 'remaining_points', 'expires_at', 'description'])
         .where('customer_id', '=', customerId)
-        .where('remaining_points', '>', 0)
-        .orderBy('expires_at')
-        .orderBy('seq')
-        .execute();
-      return rows.map((r) => ({
-        id: String(r.id),
-        remaining: Number(r.remaining_points),
-        expiresAt: r.expires_at!,
-        description: r.description,
-      }));
-    },
-
-    /** Lots whose points expired at `now` and still have points left, oldest first. */
-    async dueLots(customerId: string, now: Date): Promise<(Lot & { description: string })[]> {
-      const rows = await db
-        .selectFrom('loyalty_events')
-        .select(['id', 'remaining_points', 'expires_at', 'description'])
-        .where('customer_id', '=', customerId)
-        .where('remaining_points', '>', 0)
-        .where('expires_at', '<=', now)
-        .orderBy('expires_at')
-        .orderBy('seq')
-        .execute();
+        .where('remaining_points', '>', 0);
+      if (expiredBy) query = query.where('expires_at', '<=', expiredBy);
+      const rows = await query.orderBy('expires_at').orderBy('seq').execute();
       return rows.map((r) => ({
         id: String(r.id),
         remaining: Number(r.remaining_points),

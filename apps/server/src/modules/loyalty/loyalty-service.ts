@@ -80,7 +80,7 @@ export function createLoyaltyService({ db, customers, content, clock = systemClo
       next.tierExpirationDate = state.tierExpirationDate;
       tierRecomputed = true;
     }
-    const due = await q.dueLots(account.customerId, now);
+    const due = await q.openLots(account.customerId, now);
     const points = due.reduce((sum, lot) => sum + lot.remaining, 0);
     await q.insertEntries(
       due.map((lot, i) => ({

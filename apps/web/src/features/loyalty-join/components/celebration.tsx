@@ -5,6 +5,7 @@ import { routes } from '@/config/routes';
 import { useTiers } from '@/lib/loyalty/use-tiers';
 import { LoyaltyLink } from '@/lib/loyalty/ui/loyalty-link';
 import { LoyaltyPage } from '@/lib/loyalty/ui/loyalty-page';
+import { RewardList } from './reward-list';
 import './join.css';
 
 /** Everybody starts in the entry tier (product decisions §4). */
@@ -37,17 +38,7 @@ export function Celebration() {
           <h2 id="celebration-benefits" className="loyalty-section-title">
             {t('loyalty-celebration-benefits-title')}
           </h2>
-          <ul className="join__rewards">
-            {entryTier.rewards.map((reward) => (
-              <li key={reward.slug} className="join__reward">
-                <img className="join__reward-image" src={reward.image} alt="" width={56} height={56} />
-                <span>
-                  <span className="join__reward-title">{reward.title}</span>
-                  <span className="join__reward-text">{reward.benefitText}</span>
-                </span>
-              </li>
-            ))}
-          </ul>
+          <RewardList rewards={entryTier.rewards} />
         </section>
       )}
 

@@ -8,6 +8,7 @@ import { useTiers } from '@/lib/loyalty/use-tiers';
 import { InlineError } from '@/lib/loyalty/ui/inline-error';
 import { LoyaltyLink } from '@/lib/loyalty/ui/loyalty-link';
 import { LoyaltyPage } from '@/lib/loyalty/ui/loyalty-page';
+import { RewardList } from './reward-list';
 import './join.css';
 
 /** How many rewards the onboarding shows as a taste of the programme. */
@@ -81,17 +82,7 @@ export function Onboarding() {
             <h2 id="onboarding-rewards" className="loyalty-section-title">
               {t('loyalty-onboarding-rewards-title')}
             </h2>
-            <ul className="join__rewards">
-              {showcasedRewards(tiers.data).map((reward) => (
-                <li key={reward.slug} className="join__reward">
-                  <img className="join__reward-image" src={reward.image} alt="" width={56} height={56} />
-                  <span>
-                    <span className="join__reward-title">{reward.title}</span>
-                    <span className="join__reward-text">{reward.benefitText}</span>
-                  </span>
-                </li>
-              ))}
-            </ul>
+            <RewardList rewards={showcasedRewards(tiers.data)} />
           </section>
         </>
       )}
