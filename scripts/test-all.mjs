@@ -7,6 +7,19 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
+
+// The project runs and is tested on Node 24 LTS, installed from the npm registry into node_modules
+// (decision 0009); `npm test` puts node_modules/.bin first on PATH, so every step below uses it.
+const supportedMajor = 24;
+if (Number(process.versions.node.split('.')[0]) !== supportedMajor) {
+  console.error(
+    `Node ${process.version} runs this script, but the project is tested on Node ${supportedMajor}: ` +
+      'run it through `npm test` after `npm ci` (the `node` dev dependency provides Node 24).',
+  );
+  console.log('0 passed, 1 failed');
+  process.exit(1);
+}
+console.log(`Node ${process.version} (${process.execPath})`);
 const reports = path.join(root, '.reports');
 rmSync(reports, { recursive: true, force: true });
 mkdirSync(reports, { recursive: true });
