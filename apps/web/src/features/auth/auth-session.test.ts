@@ -97,7 +97,9 @@ describe('auth session', () => {
   it('signs the user out (clears and redirects to login) when renewal fails', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
     const { session, userManager, http } = setup(fakeUser({ expires_at: nowSeconds() - 10 }));
-    userManager.signinSilent.mockRejectedValueOnce(new Error('Network timed out'));
+    userManager.signinSilent.mockRejectedValueOnce(
+      Object.assign(new Error('grant request is invalid'), { name: 'ErrorResponse', error: 'invalid_grant' }),
+    );
 
     await expect(session.ensureSignedIn()).resolves.toBe('redirecting');
     await vi.waitFor(() => expect(userManager.signinRedirect).toHaveBeenCalledOnce());
@@ -113,6 +115,57 @@ describe('auth session', () => {
     await vi.advanceTimersByTimeAsync(60_000);
 
     expect(userManager.signinSilent).toHaveBeenCalledOnce();
+    expect(http.getToken()).toBe('at-2');
+    session.stop();
+  });
+
+  describe.each([
+    ['10 minutes fast', 600],
+    ['10 minutes slow', -600],
+  ])('with the device clock %s', (_label, deviceAheadSeconds) => {
+    /** A JWT whose exp is on the server's clock, and the User oidc-client-ts makes of the response. */
+    function issuedNow(n: number): User {
+      const serverNow = nowSeconds() - deviceAheadSeconds;
+      const payload = btoa(JSON.stringify({ sub: 'c-1', iat: serverNow, exp: serverNow + 300 }))
+        .replace(/=+$/, '')
+        .replace(/\+/g, '-')
+        .replace(/\//g, '_');
+      return fakeUser({
+        access_token: `eyJhbGciOiJSUzI1NiJ9.${payload}.sig-${n}`,
+        refresh_token: `rt-${n}`,
+        // expires_in (300) from the moment the response arrived, on the device's clock.
+        expires_at: nowSeconds() + 300,
+      });
+    }
+
+    it('renews about every 4 minutes, never in a loop', async () => {
+      const { session, userManager } = setup(issuedNow(0));
+      let issued = 0;
+      userManager.signinSilent.mockImplementation(async () => issuedNow(++issued));
+
+      await expect(session.ensureSignedIn()).resolves.toBe('signed-in');
+      await vi.advanceTimersByTimeAsync(35_000);
+      expect(userManager.signinSilent).not.toHaveBeenCalled();
+
+      await vi.advanceTimersByTimeAsync(60 * 60_000 - 35_000);
+      // The interval check every 250 s finds less than 70 s left on every second check at most.
+      expect(userManager.signinSilent.mock.calls.length).toBeGreaterThanOrEqual(12);
+      expect(userManager.signinSilent.mock.calls.length).toBeLessThanOrEqual(15);
+      expect(userManager.signinRedirect).not.toHaveBeenCalled();
+      session.stop();
+    });
+  });
+
+  it('stays signed in when the first renewal gets no answer (offline), and renews once online', async () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const { session, userManager, http } = setup(fakeUser({ expires_at: nowSeconds() - 10 }));
+    userManager.signinSilent.mockRejectedValueOnce(new TypeError('Failed to fetch'));
+
+    await expect(session.ensureSignedIn()).resolves.toBe('signed-in');
+    expect(userManager.signinRedirect).not.toHaveBeenCalled();
+
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(userManager.signinSilent).toHaveBeenCalledTimes(2);
     expect(http.getToken()).toBe('at-2');
     session.stop();
   });

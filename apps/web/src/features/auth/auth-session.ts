@@ -1,8 +1,11 @@
 import type { User, UserManager } from 'oidc-client-ts';
 import { safeReturnPath } from '@/config/routes';
 import type { HttpClient } from '@/lib/http';
-import { decodeClaims } from '@/lib/oidc/jwt';
-import { EXPIRY_MIN_VALIDITY_SECONDS, createTokenRefresher } from '@/lib/oidc/token-refresh';
+import {
+  EXPIRY_MIN_VALIDITY_SECONDS,
+  createTokenRefresher,
+  isTransientRefreshFailure,
+} from '@/lib/oidc/token-refresh';
 import { isInvalidNonce } from '@/lib/oidc/user-manager';
 
 export type SignInOutcome = 'signed-in' | 'redirecting';
@@ -53,7 +56,9 @@ export function createAuthSession(options: AuthSessionOptions): AuthSession {
   }
 
   const refresher = createTokenRefresher({
-    getExpiresAt: () => decodeClaims(current?.access_token)?.exp ?? current?.expires_at,
+    // oidc-client-ts sets expires_at from the response's expires_in on this device's clock; the
+    // token's exp claim is on the server's clock and would loop on a device whose clock is off.
+    getExpiresAt: () => current?.expires_at,
     refresh: async () => {
       if (!current?.refresh_token) throw new Error('No refresh token to renew the session with');
       // With a refresh token in the store, signinSilent uses the refresh_token grant (no iframe).
@@ -82,8 +87,11 @@ export function createAuthSession(options: AuthSessionOptions): AuthSession {
       handOver(stored);
       try {
         await refresher.updateToken(EXPIRY_MIN_VALIDITY_SECONDS);
-      } catch {
-        return 'redirecting';
+      } catch (error) {
+        // Refused: the refresher signed the user out and the browser is on its way to the sign-in.
+        if (!isTransientRefreshFailure(error)) return 'redirecting';
+        // No answer (offline): the session stays; the refresher tries again with back-off, and calls
+        // made meanwhile fail with a clear error instead of a sign-in page that cannot load.
       }
       refresher.start();
       return 'signed-in';

@@ -1,5 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { REFRESH_INTERVAL_MS, createTokenRefresher, type TokenRefreshDeps } from './token-refresh';
+import {
+  MIN_SECONDS_BETWEEN_RENEWALS,
+  REFRESH_INTERVAL_MS,
+  RETRY_FIRST_DELAY_MS,
+  createTokenRefresher,
+  type TokenRefreshDeps,
+} from './token-refresh';
 
 const T0 = Date.UTC(2026, 10, 22, 8, 0, 0);
 const seconds = (ms: number) => Math.floor(ms / 1000);
@@ -97,21 +103,91 @@ describe('token refresh schedule', () => {
     expect(refresh).toHaveBeenCalledOnce();
   });
 
-  it('signs the user out when renewal fails, and stops the schedule', async () => {
-    const failure = new Error('Network timed out');
+  it('signs the user out when the identity provider refuses the renewal, and stops the schedule', async () => {
+    const refused = new Error('Unauthorized (401)');
     const { refresher, refresh, onRefreshFailed, clearToken } = setup({
       expiresIn: 10,
-      refresh: () => Promise.reject(failure),
+      refresh: () => Promise.reject(refused),
     });
     refresher.start();
 
     await vi.advanceTimersByTimeAsync(10_000);
 
     expect(refresh).toHaveBeenCalledOnce();
-    expect(onRefreshFailed).toHaveBeenCalledWith(failure);
+    expect(onRefreshFailed).toHaveBeenCalledWith(refused);
     expect(clearToken).not.toHaveBeenCalled();
     await vi.advanceTimersByTimeAsync(REFRESH_INTERVAL_MS);
     expect(refresh).toHaveBeenCalledOnce();
+  });
+
+  it('keeps the user signed in when a renewal gets no answer, and retries with back-off', async () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    let online = false;
+    let expiresAt = seconds(T0) + 10;
+    const refresh = vi.fn(async () => {
+      if (!online) throw new TypeError('Failed to fetch');
+      expiresAt = seconds(Date.now()) + 300;
+    });
+    const onRefreshFailed = vi.fn();
+    const refresher = createTokenRefresher({
+      getExpiresAt: () => expiresAt,
+      refresh,
+      clearToken: vi.fn(),
+      onRefreshFailed,
+    });
+    refresher.start();
+
+    // Expiry at 10 s, then retries 10 s, 20 s, 40 s, 80 s after each failure.
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(refresh).toHaveBeenCalledTimes(1);
+    await vi.advanceTimersByTimeAsync(RETRY_FIRST_DELAY_MS);
+    expect(refresh).toHaveBeenCalledTimes(2);
+    await vi.advanceTimersByTimeAsync(20_000);
+    expect(refresh).toHaveBeenCalledTimes(3);
+    await vi.advanceTimersByTimeAsync(39_999);
+    expect(refresh).toHaveBeenCalledTimes(3);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(refresh).toHaveBeenCalledTimes(4);
+    expect(onRefreshFailed).not.toHaveBeenCalled();
+
+    // The network returns: the next retry renews, and the schedule is back to normal.
+    online = true;
+    await vi.advanceTimersByTimeAsync(80_000);
+    expect(refresh).toHaveBeenCalledTimes(5);
+    expect(expiresAt).toBe(seconds(Date.now()) + 300);
+    await vi.advanceTimersByTimeAsync(200_000);
+    expect(refresh).toHaveBeenCalledTimes(5);
+    refresher.stop();
+  });
+
+  it('never waits longer than 5 minutes between retries', async () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const { refresher, refresh } = setup({
+      expiresIn: 0,
+      refresh: () => Promise.reject(new Error('Service Unavailable (503)')),
+    });
+    refresher.start();
+    await vi.advanceTimersByTimeAsync(60 * 60_000);
+    const callsInTheFirstHour = refresh.mock.calls.length;
+    await vi.advanceTimersByTimeAsync(60 * 60_000);
+    // 10+20+40+80+160 s, then every 300 s (plus the 250 s interval checks): bounded both ways.
+    expect(callsInTheFirstHour).toBeGreaterThanOrEqual(15);
+    expect(callsInTheFirstHour).toBeLessThanOrEqual(30);
+    expect(refresh.mock.calls.length - callsInTheFirstHour).toBeGreaterThanOrEqual(12);
+    expect(refresh.mock.calls.length - callsInTheFirstHour).toBeLessThanOrEqual(27);
+    refresher.stop();
+  });
+
+  it('does not spin when every new token already looks expired', async () => {
+    // A token source whose tokens always look expired (the loop of issue 7 with a clock 5 min fast).
+    const { refresher, refresh } = setup({ expiresIn: -300, lifetime: -300 });
+    refresher.start();
+
+    await vi.advanceTimersByTimeAsync(35_000);
+
+    expect(refresh.mock.calls.length).toBeGreaterThanOrEqual(1);
+    expect(refresh.mock.calls.length).toBeLessThanOrEqual(1 + 35 / MIN_SECONDS_BETWEEN_RENEWALS);
+    refresher.stop();
   });
 
   it('clears the token on a 400 from the token endpoint (OAuth error body)', async () => {
