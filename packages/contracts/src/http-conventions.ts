@@ -13,6 +13,48 @@ export const apiErrorCodes = {
   internal: 'internal_error',
   faultInjected: 'fault_injected',
 } as const;
+export type ApiErrorCode = (typeof apiErrorCodes)[keyof typeof apiErrorCodes];
+
+/** Error codes of the loyalty calls, next to the shared ones: the app tells these apart by code. */
+export const loyaltyErrorCodes = {
+  notAMember: 'not_a_member',
+  rewardLocked: 'reward_locked',
+  unknownReward: 'unknown_reward',
+  notAPartnerReward: 'not_a_partner_reward',
+  partnerCodeNotFound: 'partner_code_not_found',
+  serviceNotConfigured: 'service_client_not_configured',
+} as const;
+export type LoyaltyErrorCode = (typeof loyaltyErrorCodes)[keyof typeof loyaltyErrorCodes];
+
+/**
+ * Rule names a violation (`{field, rule, message}`) carries. The validators of spec §5 keep their
+ * names; request checks use the JSON-Schema keyword they broke. The app picks its message by rule
+ * (`violation-{rule}` in the translations), so both halves use these names, never bare strings.
+ */
+export const violationRules = {
+  // Spec §5 validators.
+  required: 'required',
+  pattern: 'pattern',
+  phone: 'phone',
+  email: 'email',
+  listMatch: 'listMatch',
+  rangelength: 'rangelength',
+  // Request checks (JSON Schema keywords and body checks).
+  format: 'format',
+  type: 'type',
+  minLength: 'minLength',
+  maxLength: 'maxLength',
+  minimum: 'minimum',
+  maximum: 'maximum',
+  enum: 'enum',
+  unknownField: 'unknownField',
+  json: 'json',
+  mediaType: 'mediaType',
+  maxBytes: 'maxBytes',
+  // Rules of the calls themselves.
+  match: 'match',
+} as const;
+export type ViolationRule = (typeof violationRules)[keyof typeof violationRules];
 
 /** The anti-forgery header of spec §7 (product decisions §7). */
 export const CSRF_HEADER = 'X-CSRF-TOKEN';

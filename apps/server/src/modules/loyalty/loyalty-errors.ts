@@ -1,15 +1,7 @@
-import { apiErrorCodes, type TierSlug } from '@roadpass/contracts';
+import { apiErrorCodes, loyaltyErrorCodes, type TierSlug } from '@roadpass/contracts';
 import { ApiError } from '../../lib/api-error.js';
 
-/** Error codes of the loyalty calls, next to the shared ones (apiErrorCodes). */
-export const loyaltyErrorCodes = {
-  notAMember: 'not_a_member',
-  rewardLocked: 'reward_locked',
-  unknownReward: 'unknown_reward',
-  notAPartnerReward: 'not_a_partner_reward',
-  partnerCodeNotFound: 'partner_code_not_found',
-  serviceNotConfigured: 'service_client_not_configured',
-} as const;
+export { loyaltyErrorCodes };
 
 export const loyaltyErrors = {
   notAMember: () =>

@@ -1,4 +1,4 @@
-import type { ApiErrorBody } from '@roadpass/contracts';
+import type { ApiErrorBody, ApiErrorCode, LoyaltyErrorCode } from '@roadpass/contracts';
 import type { RequestConfig } from './types';
 
 /**
@@ -41,4 +41,12 @@ export function isApiErrorBody(value: unknown): value is ApiErrorBody {
   if (typeof value !== 'object' || value === null) return false;
   const body = value as Record<string, unknown>;
   return typeof body.status === 'number' && typeof body.code === 'string' && typeof body.message === 'string';
+}
+
+/**
+ * Whether a failed call was rejected with this error code (apiErrorCodes, loyaltyErrorCodes of the
+ * contracts). The app tells errors apart by code, never by a bare status.
+ */
+export function hasErrorCode(error: unknown, code: ApiErrorCode | LoyaltyErrorCode): error is HttpError {
+  return isHttpError(error) && error.body?.code === code;
 }

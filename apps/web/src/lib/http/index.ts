@@ -1,5 +1,5 @@
 export { createHttpClient, serverErrorHelper } from './http-client';
 export type { HttpClient, HttpClientOptions } from './http-client';
-export { HttpError, isHttpError, isApiErrorBody } from './http-error';
+export { HttpError, hasErrorCode, isHttpError, isApiErrorBody } from './http-error';
 export type * from './types';
 export { HttpClientProvider, useHttp } from './http-context';

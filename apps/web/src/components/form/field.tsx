@@ -1,0 +1,159 @@
+import type { InputHTMLAttributes, ReactNode, Ref, SelectHTMLAttributes } from 'react';
+import { describeField } from './field-description';
+import './form.css';
+
+interface FieldFrame {
+  /** The control's id; the hint and error ids are derived from it. */
+  id: string;
+  label: ReactNode;
+  hint?: ReactNode;
+  /** The message to show; the control is marked invalid while there is one. */
+  error?: string | undefined;
+  required?: boolean;
+  /** Shown after the label of a required field, e.g. "(required)" in the customer's language. */
+  requiredLabel?: string;
+  className?: string;
+}
+
+type ControlProps<Attributes> = Omit<Attributes, 'id' | 'aria-invalid' | 'aria-describedby'> & {
+  // react-hook-form's register() hands out a ref; React 19 passes it through as a prop.
+  ref?: Ref<never>;
+};
+
+function Label({
+  htmlFor,
+  label,
+  required,
+  requiredLabel,
+}: Pick<FieldFrame, 'label' | 'required' | 'requiredLabel'> & { htmlFor: string }) {
+  return (
+    <label htmlFor={htmlFor} className="field__label">
+      {label}
+      {required && requiredLabel && <span className="field__required"> {requiredLabel}</span>}
+    </label>
+  );
+}
+
+function Message({
+  id,
+  className,
+  children,
+}: {
+  id: string | undefined;
+  className: string;
+  children: ReactNode;
+}) {
+  return id ? (
+    <p id={id} className={className}>
+      {children}
+    </p>
+  ) : null;
+}
+
+/** A labelled text input with its hint and error (epic-stack's `Field`). */
+export function Field({
+  inputProps,
+  ...frame
+}: FieldFrame & { inputProps: ControlProps<InputHTMLAttributes<HTMLInputElement>> }) {
+  const { hintId, errorId, controlProps } = describeField(frame.id, frame);
+  return (
+    <div
+      className={`field${frame.error ? ' field--invalid' : ''}${frame.className ? ` ${frame.className}` : ''}`}
+    >
+      <Label htmlFor={frame.id} {...frame} />
+      <Message id={hintId} className="field__hint">
+        {frame.hint}
+      </Message>
+      <input className="field__input" required={frame.required} {...inputProps} {...controlProps} />
+      <Message id={errorId} className="field__error">
+        {frame.error}
+      </Message>
+    </div>
+  );
+}
+
+/** A checkbox with its label beside it; the hint reads as the choice's description. */
+export function CheckboxField({
+  inputProps,
+  ...frame
+}: FieldFrame & { inputProps: ControlProps<InputHTMLAttributes<HTMLInputElement>> }) {
+  const { hintId, errorId, controlProps } = describeField(frame.id, frame);
+  return (
+    <div
+      className={`field field--checkbox${frame.error ? ' field--invalid' : ''}${frame.className ? ` ${frame.className}` : ''}`}
+    >
+      <div className="field__choice">
+        <input
+          type="checkbox"
+          className="field__checkbox"
+          required={frame.required}
+          {...inputProps}
+          {...controlProps}
+        />
+        <Label htmlFor={frame.id} {...frame} />
+      </div>
+      <Message id={hintId} className="field__hint field__hint--indented">
+        {frame.hint}
+      </Message>
+      <Message id={errorId} className="field__error field__error--indented">
+        {frame.error}
+      </Message>
+    </div>
+  );
+}
+
+export interface SelectOption {
+  value: string;
+  label: string;
+}
+
+/** A labelled select with its hint and error. */
+export function SelectField({
+  selectProps,
+  options,
+  ...frame
+}: FieldFrame & {
+  selectProps: ControlProps<SelectHTMLAttributes<HTMLSelectElement>>;
+  options: readonly SelectOption[];
+}) {
+  const { hintId, errorId, controlProps } = describeField(frame.id, frame);
+  return (
+    <div
+      className={`field${frame.error ? ' field--invalid' : ''}${frame.className ? ` ${frame.className}` : ''}`}
+    >
+      <Label htmlFor={frame.id} {...frame} />
+      <Message id={hintId} className="field__hint">
+        {frame.hint}
+      </Message>
+      <select
+        className="field__input field__select"
+        required={frame.required}
+        {...selectProps}
+        {...controlProps}
+      >
+        {options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+      <Message id={errorId} className="field__error">
+        {frame.error}
+      </Message>
+    </div>
+  );
+}
+
+/** Messages that belong to no field (a server rule about the whole form), announced as an alert. */
+export function FormErrors({ messages }: { messages: readonly string[] }) {
+  if (messages.length === 0) return null;
+  return (
+    <div className="form-errors" role="alert">
+      <ul>
+        {messages.map((message) => (
+          <li key={message}>{message}</li>
+        ))}
+      </ul>
+    </div>
+  );
+}
