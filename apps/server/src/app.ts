@@ -22,6 +22,7 @@ import { loyaltyContentRoutes } from './modules/content/loyalty-content-routes.j
 import { consentRoutes } from './modules/consents/consent-routes.js';
 import { loyaltyModule } from './modules/loyalty/loyalty-module.js';
 import { seedDemoData } from './db/seed.js';
+import { startStep } from './lib/start-step.js';
 import { runtimeConfigRoutes } from './modules/runtime-config/runtime-config-routes.js';
 import { webAppRoutes } from './modules/web-app/web-app-routes.js';
 
@@ -72,7 +73,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   await app.register(securityHeaders, { config });
   await app.register(errors);
   await app.register(database, { config, ...(options.db ? { db: options.db } : {}) });
-  if (config.seedDemoData) await seedDemoData(app.db, loyaltyContent);
+  if (config.seedDemoData) await startStep('demo data', () => seedDemoData(app.db, loyaltyContent));
   await app.register(formbody, { bodyLimit: config.bodyLimitBytes });
   await app.register(swagger, {
     // Only the API (routes with tags) is documented, not the sign-in pages or static files.

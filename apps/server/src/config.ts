@@ -10,6 +10,8 @@ export interface AppConfig {
   publicUrl: string;
   /** postgres://… when set; otherwise an embedded PGlite database under dataDir. */
   databaseUrl: string | undefined;
+  /** Connections to a PostgreSQL server per instance (DATABASE_POOL_SIZE). */
+  databasePoolSize: number;
   dataDir: string;
   /** Where the built web app lives (served with SPA fallback). */
   webDistDir: string;
@@ -161,6 +163,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
     refreshTokenTtlSeconds: int('REFRESH_TOKEN_TTL_SECONDS', 8 * 3600, 60, 30 * 86_400),
     sessionTtlSeconds: int('SESSION_TTL_SECONDS', 8 * 3600, 60, 30 * 86_400),
     bodyLimitBytes: int('BODY_LIMIT_BYTES', 64 * 1024, 1024, 10 * 1024 * 1024),
+    // One Node process keeps about 20 queries busy at most before its own CPU is the limit; PostgreSQL's
+    // default max_connections (100) then leaves room for 4 instances plus tools.
+    databasePoolSize: int('DATABASE_POOL_SIZE', 20, 1, 500),
     trustProxy: bool('TRUST_PROXY', false),
     faultInjection,
     seedDemoData,

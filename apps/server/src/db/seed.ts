@@ -1,5 +1,6 @@
 import { legalEntities } from '@roadpass/contracts';
 import type { Db } from './database.js';
+import { withStartupLock } from './startup-lock.js';
 import { createCustomerRepository } from '../modules/customers/customer-repository.js';
 import { seedDemoConsents } from '../modules/consents/demo-consents.js';
 import type { LoyaltyContent } from '../modules/content/loyalty-content.js';
@@ -61,9 +62,14 @@ export async function seedDemoCustomers(db: Db): Promise<void> {
   }
 }
 
-/** All demo data of product decisions §3 (outside production): customers, consents, loyalty states. */
+/**
+ * All demo data of product decisions §3 (outside production): customers, consents, loyalty states.
+ * Instances starting at once on one database take turns (each part checks what exists first).
+ */
 export async function seedDemoData(db: Db, content: LoyaltyContent): Promise<void> {
-  await seedDemoCustomers(db);
-  await seedDemoConsents(db);
-  await seedDemoLoyalty(db, content);
+  await withStartupLock(db, 'demo data', async (connection) => {
+    await seedDemoCustomers(connection);
+    await seedDemoConsents(connection);
+    await seedDemoLoyalty(connection, content);
+  });
 }
