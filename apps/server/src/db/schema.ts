@@ -63,7 +63,8 @@ export interface OidcModelInstanceTable {
 /** Failed sign-in attempts, per hashed e-mail and per hashed IP address, for throttling. */
 export interface LoginAttemptTable {
   id: Generated<string>;
-  scope: 'email' | 'ip';
+  /** Decision 0010: an account's failures from unknown clients, a known device's, an address's. */
+  scope: 'account' | 'device' | 'ip';
   subject: string;
   attempted_at: Timestamp;
 }

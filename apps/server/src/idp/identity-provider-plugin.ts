@@ -5,14 +5,20 @@ import type { JWK } from 'jose';
 import type { AppConfig } from '../config.js';
 import type { Db } from '../db/database.js';
 import type { CustomerRepository } from '../modules/customers/customer-repository.js';
+import { getOrCreateSecret, randomSecret } from '../lib/app-secrets.js';
 import { serviceClientSecret } from '../modules/loyalty/service-client.js';
 import { createKyselyAdapterFactory } from './kysely-adapter.js';
 import { loginCssVersion } from './login-css.js';
 import { registerLoginRoutes } from './login-routes.js';
 import { loadLoginTexts } from './login-texts.js';
-import { createLoginThrottle } from './login-throttle.js';
+import { createDeviceCookies, createLoginThrottle } from './login-throttle.js';
 import { createProvider } from './provider-configuration.js';
-import { loadCookieKeys, loadPublicJwks, loadSigningKeys } from './provider-keys.js';
+import {
+  DEVICE_COOKIE_KEY_SECRET,
+  loadCookieKeys,
+  loadPublicJwks,
+  loadSigningKeys,
+} from './provider-keys.js';
 import { issuerOf, providerPathPrefixes, REALM_PATH, STYLESHEET_PATH } from './realm.js';
 
 export interface IdentityProvider {
@@ -88,7 +94,11 @@ export default fp<IdentityProviderOptions>(
     await registerLoginRoutes(app, {
       provider,
       customers,
-      throttle: createLoginThrottle(db),
+      throttle: createLoginThrottle(
+        db,
+        createDeviceCookies(await getOrCreateSecret(db, DEVICE_COOKIE_KEY_SECRET, () => randomSecret(32))),
+      ),
+      secureCookies: config.publicUrl.startsWith('https:'),
       texts,
       appUrl: `${config.publicUrl}/`,
       stylesheetUrl,

@@ -5,14 +5,16 @@ import { errors, type Provider } from 'oidc-provider';
 import type { CustomerRepository } from '../modules/customers/customer-repository.js';
 import { loginCss, loginCssVersion } from './login-css.js';
 import { negotiateLanguage, tooManyAttemptsText, type LoginTexts } from './login-texts.js';
-import type { LoginThrottle } from './login-throttle.js';
+import { DEVICE_COOKIE, DEVICE_COOKIE_MAX_AGE_SECONDS, type LoginThrottle } from './login-throttle.js';
 import { errorPage, loginPage, type LoginFormState, type PageContext } from './pages.js';
-import { LOGIN_PAGE_ROUTE, loginPagePath, STYLESHEET_PATH } from './realm.js';
+import { LOGIN_PAGE_ROUTE, loginPagePath, REALM_PATH, STYLESHEET_PATH } from './realm.js';
 
 export interface LoginRouteDependencies {
   provider: Provider;
   customers: CustomerRepository;
   throttle: LoginThrottle;
+  /** Device cookies get the Secure attribute (the public URL is https). */
+  secureCookies: boolean;
   texts: LoginTexts;
   appUrl: string;
   stylesheetUrl: string;
@@ -21,6 +23,22 @@ export interface LoginRouteDependencies {
 }
 
 const MAX_EMAIL_LENGTH = 254;
+
+/** The value of one cookie of a request (the sign-in pages need only the device cookie). */
+function cookieOf(request: FastifyRequest, name: string): string | undefined {
+  for (const part of (request.headers.cookie ?? '').split(';')) {
+    const separator = part.indexOf('=');
+    if (separator > 0 && part.slice(0, separator).trim() === name) return part.slice(separator + 1).trim();
+  }
+  return undefined;
+}
+
+/** Adds a Set-Cookie line without dropping the ones the provider set on the raw response. */
+function appendSetCookie(reply: FastifyReply, line: string): void {
+  const existing = reply.raw.getHeader('set-cookie');
+  const lines = existing === undefined ? [] : Array.isArray(existing) ? existing : [String(existing)];
+  reply.raw.setHeader('set-cookie', [...lines, line]);
+}
 
 /**
  * The realm's own pages that are not the provider's: the stylesheet and the sign-in form of an
@@ -112,7 +130,8 @@ export async function registerLoginRoutes(app: FastifyInstance, deps: LoginRoute
         return sendPage(reply, 400, loginPage(page, formState(details.uid, shownEmail, { fieldErrors })));
       }
 
-      const verdict = await throttle.check(email, request.ip);
+      const attempt = { email, ip: request.ip, deviceCookie: cookieOf(request, DEVICE_COOKIE) };
+      const verdict = await throttle.check(attempt);
       if (!verdict.allowed) {
         const minutes = Math.max(1, Math.ceil(verdict.retryAfterSeconds / 60));
         reply.header('retry-after', String(verdict.retryAfterSeconds));
@@ -123,7 +142,7 @@ export async function registerLoginRoutes(app: FastifyInstance, deps: LoginRoute
       const customer =
         password.length <= 1024 ? await customers.verifyCredentials(email, password) : undefined;
       if (!customer) {
-        await throttle.recordFailure(email, request.ip);
+        await throttle.recordFailure(attempt);
         request.log.info('sign-in refused: wrong e-mail or password');
         const state = formState(details.uid, shownEmail, {
           formError: page.texts.invalidCredentials,
@@ -132,7 +151,11 @@ export async function registerLoginRoutes(app: FastifyInstance, deps: LoginRoute
         return sendPage(reply, 401, loginPage(page, state));
       }
 
-      await throttle.recordSuccess(email);
+      const device = await throttle.recordSuccess(attempt);
+      appendSetCookie(
+        reply,
+        `${DEVICE_COOKIE}=${device}; Path=${REALM_PATH}; Max-Age=${DEVICE_COOKIE_MAX_AGE_SECONDS}; HttpOnly; SameSite=Lax${deps.secureCookies ? '; Secure' : ''}`,
+      );
       const returnTo = await provider.interactionResult(
         request.raw,
         reply.raw,

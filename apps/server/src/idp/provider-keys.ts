@@ -5,6 +5,8 @@ import { getOrCreateSecret, randomSecret } from '../lib/app-secrets.js';
 /** Names of the rows in app_secrets. */
 export const SIGNING_KEYS_SECRET = 'oidc-signing-jwks';
 export const COOKIE_KEYS_SECRET = 'oidc-cookie-keys';
+/** HMAC key of the sign-in device cookies (decision 0010). */
+export const DEVICE_COOKIE_KEY_SECRET = 'login-device-cookie-key';
 
 /** The algorithm of ID tokens and JWT access tokens (Keycloak's default too). */
 export const SIGNING_ALG = 'RS256';

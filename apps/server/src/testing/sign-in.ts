@@ -65,6 +65,16 @@ export class CookieJar {
   names(): string[] {
     return [...this.cookies.values()].map((c) => c.name);
   }
+
+  /** The value of a cookie, whatever its path. */
+  valueOf(name: string): string | undefined {
+    return [...this.cookies.values()].find((c) => c.name === name)?.value;
+  }
+
+  /** Puts a cookie in the jar, as if a response had set it. */
+  set(name: string, value: string, path = '/'): void {
+    this.cookies.set(`${name}|${path}`, { name, value, path });
+  }
 }
 
 /** Path and query of an absolute or relative URL, as app.inject wants it. */
@@ -127,6 +137,8 @@ export interface AuthorizationOptions extends SignInOptions {
   params?: Record<string, string | undefined>;
   /** Extra request headers, e.g. accept-language. */
   headers?: Record<string, string>;
+  /** The browser's cookies so far (a device that signed in before); a new, empty jar by default. */
+  jar?: CookieJar;
 }
 
 /** The query of a valid authorization request of the portal client, with a fresh PKCE pair and state. */
@@ -166,7 +178,7 @@ export async function openLoginPage(
   app: FastifyInstance,
   opts: AuthorizationOptions = {},
 ): Promise<LoginPage> {
-  const jar = new CookieJar();
+  const jar = opts.jar ?? new CookieJar();
   const { url, verifier, state } = authorizationRequest(app, opts);
   const authorization = await browse(app, jar, url, undefined, opts.headers);
   if (authorization.statusCode !== 303) {

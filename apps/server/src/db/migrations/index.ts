@@ -3,6 +3,7 @@ import * as m0001 from './0001-customers.js';
 import * as m0002 from './0002-identity-provider.js';
 import * as m0003 from './0003-consents.js';
 import * as m0004 from './0004-loyalty.js';
+import * as m0005 from './0005-login-throttle-scopes.js';
 
 /** Every migration, in order. Listed statically so the compiled server needs no file scanning. */
 export const migrations: Record<string, Migration> = {
@@ -10,4 +11,5 @@ export const migrations: Record<string, Migration> = {
   '0002-identity-provider': m0002,
   '0003-consents': m0003,
   '0004-loyalty': m0004,
+  '0005-login-throttle-scopes': m0005,
 };
