@@ -8,7 +8,7 @@ import type { Db } from './db/database.js';
 import antiForgery from './plugins/anti-forgery.js';
 import customerAuth from './plugins/customer-auth.js';
 import database from './plugins/database.js';
-import errors from './plugins/errors.js';
+import errors, { sendFrameworkError, writeClientError } from './plugins/errors.js';
 import faultInjection from './plugins/fault-injection.js';
 import securityHeaders from './plugins/security-headers.js';
 import identityProviderPlugin from './idp/identity-provider-plugin.js';
@@ -57,6 +57,9 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
     routerOptions: { maxParamLength: 200 },
+    // Requests refused before any route runs get the API's error shape too.
+    frameworkErrors: (error, _request, reply) => sendFrameworkError(error, reply),
+    clientErrorHandler: writeClientError,
   });
 
   // Bodies are validated as sent (a number where a string belongs is a type error); path, query and

@@ -10,6 +10,9 @@ export const apiErrorCodes = {
   payloadTooLarge: 'payload_too_large',
   unsupportedMediaType: 'unsupported_media_type',
   tooManyRequests: 'too_many_requests',
+  uriTooLong: 'uri_too_long',
+  headersTooLarge: 'headers_too_large',
+  badRequest: 'bad_request',
   internal: 'internal_error',
   faultInjected: 'fault_injected',
 } as const;
@@ -51,6 +54,7 @@ export const violationRules = {
   json: 'json',
   mediaType: 'mediaType',
   maxBytes: 'maxBytes',
+  encoding: 'encoding',
   // Rules of the calls themselves.
   match: 'match',
 } as const;

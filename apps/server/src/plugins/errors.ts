@@ -1,5 +1,6 @@
+import type { Socket } from 'node:net';
 import fp from 'fastify-plugin';
-import type { FastifyError, FastifySchemaValidationError } from 'fastify';
+import type { FastifyError, FastifyReply, FastifySchemaValidationError } from 'fastify';
 import { apiErrorCodes, type ApiErrorBody, type Violation } from '@roadpass/contracts';
 import { ApiError } from '../lib/api-error.js';
 
@@ -58,6 +59,79 @@ const clientErrorsByCode: Record<string, { status: number; code: string; message
   },
 };
 
+/** The error code of a 4xx that carries none of its own (a library's error, say). */
+function codeOfStatus(status: number): string {
+  switch (status) {
+    case 401:
+      return apiErrorCodes.unauthorized;
+    case 403:
+      return apiErrorCodes.forbidden;
+    case 404:
+      return apiErrorCodes.notFound;
+    case 405:
+      return apiErrorCodes.methodNotAllowed;
+    case 413:
+      return apiErrorCodes.payloadTooLarge;
+    case 415:
+      return apiErrorCodes.unsupportedMediaType;
+    case 429:
+      return apiErrorCodes.tooManyRequests;
+    default:
+      return apiErrorCodes.badRequest;
+  }
+}
+
+/**
+ * Errors the router raises before any route or hook runs (Fastify's `frameworkErrors`): an address
+ * that is not valid %-encoding (400) or a path parameter over the length limit (414). They get the
+ * API's error shape like everything else.
+ */
+export function sendFrameworkError(error: FastifyError, reply: FastifyReply): FastifyReply {
+  const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
+  const status = tooLong ? 414 : 400;
+  const message = tooLong
+    ? 'The address is too long'
+    : 'The address is not valid: it has a broken %-encoding';
+  const body: ApiErrorBody = {
+    status,
+    code: tooLong ? apiErrorCodes.uriTooLong : apiErrorCodes.validationFailed,
+    message,
+    violations: [{ field: 'url', rule: tooLong ? 'maxLength' : 'encoding', message }],
+  };
+  return reply.status(status).type('application/json; charset=utf-8').send(body);
+}
+
+/**
+ * Requests Node's HTTP parser refuses before Fastify sees them (Fastify's `clientErrorHandler`): headers
+ * or an address over Node's 16 kB limit (431) and malformed requests (400), answered in the API's
+ * error shape on the raw socket.
+ */
+export function writeClientError(error: Error & { code?: string }, socket: Socket): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+  const status = tooLarge ? 431 : 400;
+  const message = tooLarge
+    ? 'The request headers (address included) are too large'
+    : 'The request is not valid HTTP';
+  const body: ApiErrorBody = {
+    status,
+    code: tooLarge ? apiErrorCodes.headersTooLarge : apiErrorCodes.badRequest,
+    message,
+    violations: [{ field: 'headers', rule: tooLarge ? 'maxBytes' : 'format', message }],
+  };
+  const json = JSON.stringify(body);
+  socket.end(
+    `HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
+      'Content-Type: application/json; charset=utf-8\r\n' +
+      `Content-Length: ${Buffer.byteLength(json)}\r\n` +
+      'Connection: close\r\n\r\n' +
+      json,
+  );
+}
+
 /**
  * One place that turns every failure into a JSON ApiErrorBody: validation (400 with violations),
  * malformed or oversized bodies (4xx), thrown ApiErrors, and anything unexpected (500, logged,
@@ -92,11 +166,7 @@ export default fp(
           violations: [{ field: 'body', rule: 'json', message: 'The body is not valid JSON' }],
         };
       } else if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
-        body = {
-          status: error.statusCode,
-          code: error.statusCode === 429 ? apiErrorCodes.tooManyRequests : 'bad_request',
-          message: error.message,
-        };
+        body = { status: error.statusCode, code: codeOfStatus(error.statusCode), message: error.message };
       } else {
         request.log.error({ err: error }, 'unhandled error');
         body = { status: 500, code: apiErrorCodes.internal, message: 'Something went wrong on our side' };
