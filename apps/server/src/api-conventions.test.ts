@@ -39,7 +39,7 @@ describe('login status', () => {
       legalEntityIso: 'DE',
     });
     expect(body.user.uuid).toMatch(/^[0-9a-f-]{36}$/);
-    expect(res.headers['cache-control']).toBeUndefined();
+    expect(res.headers['cache-control']).toBe('no-store');
   });
 });
 

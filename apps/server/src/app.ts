@@ -1,5 +1,4 @@
 import Fastify, { type FastifyInstance } from 'fastify';
-import formbody from '@fastify/formbody';
 import swagger from '@fastify/swagger';
 import { Ajv } from 'ajv';
 import ajvFormats from 'ajv-formats';
@@ -77,7 +76,6 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   await app.register(errors);
   await app.register(database, { config, ...(options.db ? { db: options.db } : {}) });
   if (config.seedDemoData) await startStep('demo data', () => seedDemoData(app.db, loyaltyContent));
-  await app.register(formbody, { bodyLimit: config.bodyLimitBytes });
   await app.register(swagger, {
     // Only the API (routes with tags) is documented, not the sign-in pages or static files.
     hideUntagged: true,

@@ -116,6 +116,23 @@ describe('hostile input never makes the server answer 5xx, and is refused with a
     if (String(request.url).startsWith('/api')) expect(res.json()).toHaveProperty('code');
   });
 
+  // Issue 10, finding 1: a form-encoded POST to personal data changed a customer's language.
+  it('refuses a form-encoded body on a JSON route with 415, and changes nothing', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: apiPaths.personalData,
+      headers: { ...auth, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'language=en_NL',
+    });
+    expect(res.statusCode).toBe(415);
+    expect(res.json()).toMatchObject({
+      code: 'unsupported_media_type',
+      violations: [{ field: 'body', rule: 'mediaType' }],
+    });
+    const status = await t.app.inject({ url: apiPaths.loginStatus, headers: auth });
+    expect(status.json().user.language).toBe('nl_NL');
+  });
+
   it('left the customer and every prototype untouched', async () => {
     const res = await t.app.inject({ url: apiPaths.loginStatus, headers: auth });
     expect(res.json().user.language).toBe('nl_NL');

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import formbody from '@fastify/formbody';
 import type { Language } from '@roadpass/contracts';
 import { errors, type Provider } from 'oidc-provider';
 import type { CustomerRepository } from '../modules/customers/customer-repository.js';
@@ -23,6 +24,8 @@ export interface LoginRouteDependencies {
 }
 
 const MAX_EMAIL_LENGTH = 254;
+/** An e-mail address and a password, URL-encoded, with room to spare. */
+const SIGN_IN_FORM_LIMIT_BYTES = 16 * 1024;
 
 /** The value of one cookie of a request (the sign-in pages need only the device cookie). */
 function cookieOf(request: FastifyRequest, name: string): string | undefined {
@@ -63,6 +66,8 @@ export async function registerLoginRoutes(app: FastifyInstance, deps: LoginRoute
   });
 
   await app.register(async (scope) => {
+    // Form bodies are the sign-in form's alone: the API documents and accepts JSON only.
+    await scope.register(formbody, { bodyLimit: SIGN_IN_FORM_LIMIT_BYTES });
     const sendPage = (reply: FastifyReply, status: number, html: string) =>
       reply.status(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(html);
 
