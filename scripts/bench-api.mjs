@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// Benchmark: requests per second and latency of the login-status call at 50 connections, next to a
-// bare Fastify hello-world route measured in the same run on the same machine.
+// Benchmark: requests per second and latency of the login status, tier details and a history page at
+// 50 connections, next to a bare Fastify hello-world measured in the same run on the same machine.
+// Server and baseline each run in their own process; autocannon (this process) loads both the same way.
 // Usage: npm run bench:api                      (embedded PGlite, fresh data dir)
 //        DATABASE_URL=postgres://… npm run bench:api   (a PostgreSQL server)
 // Needs a build (npm run build). Prints a Markdown table for docs/performance.md.
@@ -9,7 +10,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import Fastify from 'fastify';
 import { httpSignIn } from './http-sign-in.mjs';
 import { waitFor } from './wait-for-url.mjs';
 
@@ -20,9 +20,9 @@ const port = 18000 + Math.floor(Math.random() * 1000);
 const baseUrl = `http://127.0.0.1:${port}`;
 const dataDir = mkdtempSync(path.join(tmpdir(), 'roadpass-bench-'));
 
-const measure = (title, url, headers = {}) =>
+const measure = (title, url, headers = {}, seconds = duration) =>
   new Promise((resolve, reject) => {
-    autocannon({ url, connections, duration, headers }, (err, result) => {
+    autocannon({ url, connections, duration: seconds, headers }, (err, result) => {
       if (err) return reject(err);
       if (result.non2xx > 0) return reject(new Error(`${title}: ${result.non2xx} non-2xx answers`));
       resolve({
@@ -47,38 +47,60 @@ const app = spawn(process.execPath, ['apps/server/dist/server.js'], {
     PUBLIC_URL: `http://127.0.0.1:${port}`,
     DATA_DIR: dataDir,
     LOG_LEVEL: 'warn',
+    // The benchmark measures the server from one address: its rate limits stay out of the way.
+    RATE_LIMIT_PER_ADDRESS: '0',
+    RATE_LIMIT_PER_CUSTOMER: '0',
     ACCESS_TOKEN_TTL_SECONDS: '3600',
   },
 });
 
-const hello = Fastify({ logger: false });
-hello.get('/hello', async () => ({ hello: 'world' }));
+const baseline = spawn(process.execPath, ['scripts/bench-baseline-server.mjs', String(port + 1)], {
+  cwd: root,
+  stdio: ['ignore', 'ignore', 'inherit'],
+});
 
 try {
   await waitFor(`${baseUrl}/config.json`);
+  await waitFor(`http://127.0.0.1:${port + 1}/hello`);
   const { access_token: token } = await httpSignIn(baseUrl, 'demo.de@example.com', 'Demo-2026!');
-  await hello.listen({ port: port + 1, host: '127.0.0.1' });
+  const auth = { authorization: `Bearer ${token}` };
+  const status = await fetch(`${baseUrl}/api/customer/cuda/customer/v2/login/own/status`, { headers: auth });
+  const { user } = await status.json();
   const storage = process.env.DATABASE_URL ? 'PostgreSQL server' : 'embedded PGlite';
+  const loyalty = `${baseUrl}/api/customer/loyalty-service/customer/${user.uuid}`;
+
+  const baselineUrl = `http://127.0.0.1:${port + 1}/hello`;
+  // Both processes warm up (JIT, connection pools) before anything counts.
+  await measure('warm-up', baselineUrl, {}, 2);
+  await measure('warm-up', `${baseUrl}/api/customer/cuda/customer/v2/login/own/status`, auth, 2);
 
   const results = [];
+  results.push(await measure('hello-world (bare Fastify, own process)', baselineUrl));
   results.push(
-    await measure('hello-world (bare Fastify, same machine)', `http://127.0.0.1:${port + 1}/hello`),
+    await measure(
+      `login status (${storage})`,
+      `${baseUrl}/api/customer/cuda/customer/v2/login/own/status`,
+      auth,
+    ),
   );
+  results.push(await measure(`tier details (${storage})`, loyalty, auth));
   results.push(
-    await measure(`login status (${storage})`, `${baseUrl}/api/customer/cuda/customer/v2/login/own/status`, {
-      authorization: `Bearer ${token}`,
-    }),
+    await measure(
+      `history page 0 of 100 entries (${storage})`,
+      `${loyalty}/history?page_size=100&page_index=0`,
+      auth,
+    ),
   );
 
   console.log(`\n${connections} connections, ${duration} s each, Node ${process.version}\n`);
-  console.log('| route | requests/s | p50 ms | p99 ms |');
-  console.log('|---|---:|---:|---:|');
-  for (const r of results) console.log(`| ${r.title} | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} |`);
-  console.log(
-    `\nlogin status reaches ${((results[1].rps / results[0].rps) * 100).toFixed(1)} % of the hello-world rate`,
-  );
+  console.log('| route | requests/s | % of hello-world | p50 ms | p99 ms |');
+  console.log('|---|---:|---:|---:|---:|');
+  for (const r of results) {
+    const share = ((r.rps / results[0].rps) * 100).toFixed(1);
+    console.log(`| ${r.title} | ${Math.round(r.rps)} | ${share} % | ${r.p50} | ${r.p99} |`);
+  }
 } finally {
   app.kill();
-  await hello.close();
+  baseline.kill();
   rmSync(dataDir, { recursive: true, force: true });
 }

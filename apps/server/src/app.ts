@@ -10,6 +10,7 @@ import database from './plugins/database.js';
 import errors, { sendFrameworkError, writeClientError } from './plugins/errors.js';
 import faultInjection from './plugins/fault-injection.js';
 import securityHeaders from './plugins/security-headers.js';
+import rateLimits from './plugins/rate-limits.js';
 import identityProviderPlugin from './idp/identity-provider-plugin.js';
 import { createCustomerRepository } from './modules/customers/customer-repository.js';
 import { loginStatusRoutes } from './modules/customers/login-status-routes.js';
@@ -85,6 +86,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     },
   });
   if (config.faultInjection) await app.register(faultInjection);
+  await app.register(rateLimits, { config });
 
   // 2. Identity: the embedded provider (unless an external realm is trusted), then token checks.
   const customers = createCustomerRepository(app.db);

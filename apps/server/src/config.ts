@@ -12,6 +12,10 @@ export interface AppConfig {
   databaseUrl: string | undefined;
   /** Connections to a PostgreSQL server per instance (DATABASE_POOL_SIZE). */
   databasePoolSize: number;
+  /** Requests per minute per client address to /api and /auth; 0 = no limit. */
+  rateLimitPerAddress: number;
+  /** Signed-in API calls per minute per customer; 0 = no limit. */
+  rateLimitPerCustomer: number;
   dataDir: string;
   /** Where the built web app lives (served with SPA fallback). */
   webDistDir: string;
@@ -166,6 +170,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
     // One Node process keeps about 20 queries busy at most before its own CPU is the limit; PostgreSQL's
     // default max_connections (100) then leaves room for 4 instances plus tools.
     databasePoolSize: int('DATABASE_POOL_SIZE', 20, 1, 500),
+    // A person clicking through the app makes a few calls a second at most; a script far more.
+    rateLimitPerAddress: int('RATE_LIMIT_PER_ADDRESS', 1200, 0, 1_000_000),
+    rateLimitPerCustomer: int('RATE_LIMIT_PER_CUSTOMER', 600, 0, 1_000_000),
     trustProxy: bool('TRUST_PROXY', false),
     faultInjection,
     seedDemoData,

@@ -3,6 +3,7 @@ import { errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
 import type { AppConfig } from '../config.js';
 import { ApiError } from '../lib/api-error.js';
 import { ACCESS_TOKEN_ALGORITHMS, accessTokenKeySource } from './access-token-keys.js';
+import { checkCustomerRateLimit } from './rate-limits.js';
 
 export interface CustomerIdentity {
   /** The customer uuid (token `sub`). */
@@ -119,7 +120,8 @@ export default fp<{ config: AppConfig }>(
         legalEntityId: typeof legalEntity === 'number' ? legalEntity : Number(legalEntity) || undefined,
         claims: payload,
       };
+      return checkCustomerRateLimit(app.customerRateLimit, request, reply);
     });
   },
-  { name: 'customer-auth', dependencies: ['errors'] },
+  { name: 'customer-auth', dependencies: ['errors', 'rate-limits'] },
 );
