@@ -1,0 +1,151 @@
+#!/usr/bin/env node
+// Benchmark (issue 10, finding 8): does a stream of 500-event batches on the internal loyalty endpoint
+// freeze the server for everyone else? Measures /config.json (no database) and a customer read (tier
+// details) first idle, then while batches run back to back, each for BENCH_SECONDS (default 10).
+// Usage: npm run build && npm run bench:events            (embedded PGlite, fresh data dir)
+//        DATABASE_URL=postgres://… npm run bench:events   (a PostgreSQL server)
+// Goals: /config.json p95 under 50 ms while batches run; customer reads at least half the idle rate.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { httpSignIn } from './http-sign-in.mjs';
+import { waitFor } from './wait-for-url.mjs';
+
+const root = path.resolve(import.meta.dirname, '..');
+const duration = Number(process.env.BENCH_SECONDS ?? 10);
+const connections = 10;
+const port = 19000 + Math.floor(Math.random() * 1000);
+const baseUrl = `http://127.0.0.1:${port}`;
+const dataDir = mkdtempSync(path.join(tmpdir(), 'roadpass-bench-events-'));
+const clientSecret = 'bench-only-secret-0123456789abcdefghijkl';
+
+const server = spawn(process.execPath, ['apps/server/dist/server.js'], {
+  cwd: root,
+  stdio: ['ignore', 'ignore', 'inherit'],
+  env: {
+    ...process.env,
+    NODE_ENV: 'development',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_URL: baseUrl,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_PER_ADDRESS: '0',
+    RATE_LIMIT_PER_CUSTOMER: '0',
+    ACCESS_TOKEN_TTL_SECONDS: '3600',
+    LOYALTY_CLIENT_SECRET: clientSecret,
+    LOYALTY_EXPIRY_INTERVAL_SECONDS: '0',
+  },
+});
+
+/** autocannon on one URL; resolves with requests/s and latency percentiles. */
+const measure = (url, headers = {}) =>
+  new Promise((resolve, reject) => {
+    autocannon({ url, connections, duration, headers }, (err, result) => {
+      if (err) return reject(err);
+      if (result.non2xx > 0) return reject(new Error(`${url}: ${result.non2xx} non-2xx answers`));
+      resolve({
+        rps: result.requests.average,
+        p50: result.latency.p50,
+        p95: result.latency.p97_5,
+        p99: result.latency.p99,
+      });
+    });
+  });
+
+async function serviceToken() {
+  const res = await fetch(`${baseUrl}/auth/realms/customer/protocol/openid-connect/token`, {
+    method: 'POST',
+    headers: {
+      authorization: `Basic ${Buffer.from(`rental-system:${clientSecret}`).toString('base64')}`,
+      'content-type': 'application/x-www-form-urlencoded',
+    },
+    body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'loyalty:events' }),
+  });
+  if (!res.ok) throw new Error(`service token: ${res.status} ${await res.text()}`);
+  return (await res.json()).access_token;
+}
+
+/** Sends 500-event batches back to back until `until`; resolves with the batches' durations. */
+async function sendBatches(token, customerIds, until) {
+  const durations = [];
+  let n = 0;
+  while (Date.now() < until) {
+    const events = Array.from({ length: 500 }, (_, i) => ({
+      sourceId: `bench-${Date.now()}-${n}-${i}`,
+      customerId: customerIds[i % customerIds.length],
+      type: 'rental-completed',
+      points: 5,
+    }));
+    const started = performance.now();
+    const res = await fetch(`${baseUrl}/api/internal/loyalty/events`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ events }),
+    });
+    if (!res.ok) throw new Error(`batch: ${res.status} ${(await res.text()).slice(0, 300)}`);
+    durations.push(performance.now() - started);
+    n += 1;
+  }
+  return durations;
+}
+
+try {
+  await waitFor(`${baseUrl}/config.json`);
+  const members = [];
+  let reader;
+  for (const cc of ['de', 'at', 'fr', 'it', 'es', 'hu', 'dk']) {
+    const { access_token: token } = await httpSignIn(baseUrl, `demo.${cc}@example.com`, 'Demo-2026!');
+    const uuid = JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()).sub;
+    members.push(uuid);
+    reader ??= { uuid, headers: { authorization: `Bearer ${token}` } };
+  }
+  const tierUrl = `${baseUrl}/api/customer/loyalty-service/customer/${reader.uuid}`;
+  const token = await serviceToken();
+
+  const idle = {
+    config: await measure(`${baseUrl}/config.json`),
+    read: await measure(tierUrl, reader.headers),
+  };
+  const busyConfigRun = (async () => {
+    const until = Date.now() + duration * 1000 + 500;
+    const [durations, config] = await Promise.all([
+      sendBatches(token, members, until),
+      measure(`${baseUrl}/config.json`),
+    ]);
+    return { durations, config };
+  })();
+  const { durations, config } = await busyConfigRun;
+  const readRun = await Promise.all([
+    sendBatches(token, members, Date.now() + duration * 1000 + 500),
+    measure(tierUrl, reader.headers),
+  ]);
+  const busy = { config, read: readRun[1] };
+  const allBatches = [...durations, ...readRun[0]].sort((a, b) => a - b);
+
+  const storage = process.env.DATABASE_URL ? 'PostgreSQL server' : 'embedded PGlite';
+  const ms = (v) => Math.round(v);
+  console.log(`\n${storage}, ${connections} connections, ${duration} s each, Node ${process.version}\n`);
+  console.log('| call | while | requests/s | p50 ms | p95 ms | p99 ms |');
+  console.log('|---|---|---:|---:|---:|---:|');
+  for (const [what, m] of [
+    ['/config.json', idle.config],
+    ['/config.json', busy.config],
+    ['tier details', idle.read],
+    ['tier details', busy.read],
+  ]) {
+    const state = m === idle.config || m === idle.read ? 'idle' : '500-event batches';
+    console.log(`| ${what} | ${state} | ${ms(m.rps)} | ${m.p50} | ${m.p95} | ${m.p99} |`);
+  }
+  const median = allBatches[Math.floor(allBatches.length / 2)];
+  console.log(
+    `\n${allBatches.length} batches of 500 events, median ${ms(median)} ms each; ` +
+      `customer reads while batches run: ${((busy.read.rps / idle.read.rps) * 100).toFixed(0)} % of idle`,
+  );
+} finally {
+  server.kill('SIGTERM');
+  await new Promise((r) => server.once('exit', r));
+  rmSync(dataDir, { recursive: true, force: true });
+}
