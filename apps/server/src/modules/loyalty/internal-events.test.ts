@@ -259,3 +259,27 @@ describe('the expiry timer', () => {
     }
   });
 });
+
+// Issue 10, finding 8: on PGlite a 500-event batch froze the whole server for seconds (even
+// /config.json waited), because the embedded database answers inside this thread and the batch
+// never gave the event loop a turn. Counted in event-loop turns, not milliseconds, so it cannot flake.
+describe('a large batch and everyone else', () => {
+  it('gives the event loop a turn after every event, so other requests are answered meanwhile', async () => {
+    const member = await createTestCustomer(t.db, { member: true });
+    const events = Array.from({ length: 200 }, (_, i) => rental(member.id, `turns-${i}`, 1));
+    let turns = 0;
+    let counting = true;
+    const tick = () => {
+      turns += 1;
+      if (counting) setImmediate(tick);
+    };
+    setImmediate(tick);
+
+    const res = await send({ events });
+    counting = false;
+
+    expect(res.statusCode).toBe(200);
+    expect(res.json<LoyaltyEventBatchResult>().recorded).toBe(200);
+    expect(turns).toBeGreaterThanOrEqual(200);
+  });
+});
