@@ -1,0 +1,210 @@
+import type { InjectOptions } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiPaths, CSRF_HEADER, LOYALTY_CORE_CONSENT, LOYALTY_PROCESS_ID } from '@roadpass/contracts';
+import { createTestApp, type TestApp } from './testing/test-app.js';
+import { signIn } from './testing/sign-in.js';
+
+// Issue 10, the project's own checks: an IDOR matrix (another customer's id in every per-customer
+// path, every method) and an anti-forgery matrix (every signed-in mutation without, with a wrong and
+// with another customer's token), both generated from the server's OpenAPI document, so that a new
+// endpoint is covered the day it is added.
+
+interface Operation {
+  method: string;
+  path: string;
+  security: unknown;
+  parameters: { name: string; in: string }[];
+  body: JsonSchema | undefined;
+}
+interface JsonSchema {
+  type?: string | string[];
+  examples?: unknown[];
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  enum?: unknown[];
+  anyOf?: JsonSchema[];
+}
+interface Customer {
+  uuid: string;
+  legalEntityId: number;
+  token: string;
+  csrf: string;
+}
+
+let t: TestApp;
+let operations: Operation[];
+let alice: Customer;
+let bob: Customer;
+
+async function customer(email: string): Promise<Customer> {
+  const { accessToken } = await signIn(t.app, { email, password: 'Demo-2026!' });
+  const status = await t.app.inject({
+    url: apiPaths.loginStatus,
+    headers: { authorization: `Bearer ${accessToken}` },
+  });
+  const { user } = status.json<{ user: { uuid: string; legalEntityId: number } }>();
+  return {
+    uuid: user.uuid,
+    legalEntityId: user.legalEntityId,
+    token: accessToken,
+    csrf: status.headers[CSRF_HEADER.toLowerCase()] as string,
+  };
+}
+
+beforeAll(async () => {
+  t = await createTestApp();
+  const doc = t.app.swagger() as {
+    paths: Record<
+      string,
+      Record<
+        string,
+        {
+          security?: unknown;
+          parameters?: { name: string; in: string }[];
+          requestBody?: { content?: Record<string, { schema?: JsonSchema }> };
+        }
+      >
+    >;
+  };
+  operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
+    Object.entries(methods).map(([method, op]) => ({
+      method: method.toUpperCase(),
+      path,
+      security: op.security,
+      parameters: op.parameters ?? [],
+      body: op.requestBody?.content?.['application/json']?.schema,
+    })),
+  );
+  // Alice is a royal gold member (partner codes unlocked), Bob another member.
+  alice = await customer('demo.de@example.com');
+  bob = await customer('demo.dk@example.com');
+});
+afterAll(() => t?.close());
+
+/** A plausible value for a path parameter, from its name and the segment before it. */
+function paramValue(path: string, name: string, owner: Customer): string {
+  const before = path.slice(0, path.indexOf(`{${name}}`));
+  if (name === 'uuid') return owner.uuid;
+  if (name === 'slug' && before.endsWith('/consents/')) return LOYALTY_CORE_CONSENT;
+  if (name === 'slug' && before.endsWith('/partner-code/')) return 'cinenova-cinema';
+  if (name === 'slug') return 'loyalty-programme-faq';
+  if (name === 'legalEntityId') return String(owner.legalEntityId);
+  if (name === 'set') return 'editable-by-customer';
+  if (name === 'process') return LOYALTY_PROCESS_ID;
+  if (name === 'locale') return 'de-DE';
+  if (name === 'collection') return 'loyalty-program';
+  throw new Error(`No sample value for path parameter {${name}} of ${path}: add one to the matrix`);
+}
+
+/** Fields whose valid values a schema cannot tell (a pattern, or the caller's own data). */
+const fieldSamples = (owner: Customer): Record<string, unknown> => ({
+  legalEntityId: owner.legalEntityId,
+  language: 'de_DE',
+});
+
+/** A valid body for a JSON schema (required fields only), with the caller's legal entity. */
+function sampleBody(schema: JsonSchema | undefined, owner: Customer): unknown {
+  if (!schema) return undefined;
+  if (schema.examples?.length) return schema.examples[0];
+  if (schema.enum) return schema.enum[0];
+  if (schema.anyOf) return sampleBody(schema.anyOf[0], owner);
+  const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
+  if (type === 'object') {
+    return Object.fromEntries(
+      (schema.required ?? []).map((key) => [
+        key,
+        key in fieldSamples(owner) ? fieldSamples(owner)[key] : sampleBody(schema.properties?.[key], owner),
+      ]),
+    );
+  }
+  if (type === 'boolean') return true;
+  if (type === 'integer' || type === 'number') return 1;
+  if (type === 'array') return [];
+  return 'x';
+}
+
+function request(op: Operation, caller: Customer, pathOwner: Customer, csrf: string | null): InjectOptions {
+  const url = op.path.replace(/\{(\w+)\}/g, (_, name: string) =>
+    encodeURIComponent(paramValue(op.path, name, pathOwner)),
+  );
+  const body = sampleBody(op.body, caller);
+  return {
+    method: op.method as InjectOptions['method'],
+    url,
+    headers: {
+      authorization: `Bearer ${caller.token}`,
+      ...(csrf === null ? {} : { [CSRF_HEADER]: csrf }),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+  };
+}
+
+const customerOperations = () =>
+  operations.filter((op) => op.security && op.path.startsWith('/api/customer/'));
+const isMutation = (op: Operation) => op.method !== 'GET' && op.method !== 'HEAD';
+
+/** Everything a customer can read about themselves, to compare before and after an attack. */
+async function snapshot(owner: Customer): Promise<string[]> {
+  const reads = customerOperations().filter((op) => !isMutation(op));
+  return Promise.all(
+    reads.map(async (op) => {
+      const res = await t.app.inject(request(op, owner, owner, owner.csrf));
+      return `${op.path} ${res.statusCode} ${res.body}`;
+    }),
+  );
+}
+
+describe('IDOR matrix: another customer’s id in every per-customer path', () => {
+  it('covers every per-customer operation of the API document', () => {
+    const perCustomer = customerOperations().filter((op) => op.path.includes('{uuid}'));
+    // Consents (3), tier details, history, partner code GET and POST at least.
+    expect(perCustomer.length).toBeGreaterThanOrEqual(6);
+  });
+
+  it('answers 403 for every method on every per-customer path, and changes nothing', async () => {
+    const before = await snapshot(bob);
+    const perCustomer = customerOperations().filter((op) => op.path.includes('{uuid}'));
+    const answers = await Promise.all(
+      perCustomer.map(async (op) => {
+        const res = await t.app.inject(request(op, alice, bob, alice.csrf));
+        return `${op.method} ${op.path} → ${res.statusCode} ${res.json<{ code?: string }>().code}`;
+      }),
+    );
+    expect(answers).toEqual(perCustomer.map((op) => `${op.method} ${op.path} → 403 forbidden`));
+    expect(await snapshot(bob)).toEqual(before);
+  });
+});
+
+describe('anti-forgery matrix: every signed-in mutation', () => {
+  const cases: [string, (op: Operation) => string | null][] = [
+    ['without the token', () => null],
+    ['with a wrong token', () => 'not-the-token'],
+    ['with another customer’s token', () => bob.csrf],
+  ];
+
+  it('covers every signed-in mutation of the API document', () => {
+    expect(customerOperations().filter(isMutation).length).toBeGreaterThanOrEqual(3);
+  });
+
+  it.each(cases)('refuses each %s with 403 csrf_invalid, and changes nothing', async (_what, csrfOf) => {
+    const before = await snapshot(alice);
+    const mutations = customerOperations().filter(isMutation);
+    const answers = await Promise.all(
+      mutations.map(async (op) => {
+        const res = await t.app.inject(request(op, alice, alice, csrfOf(op)));
+        return `${op.method} ${op.path} → ${res.statusCode} ${res.json<{ code?: string }>().code}`;
+      }),
+    );
+    expect(answers).toEqual(mutations.map((op) => `${op.method} ${op.path} → 403 csrf_invalid`));
+    expect(await snapshot(alice)).toEqual(before);
+  });
+
+  it('lets each mutation through with the right token (the matrix would otherwise prove nothing)', async () => {
+    const mutations = customerOperations().filter(isMutation);
+    for (const op of mutations) {
+      const res = await t.app.inject(request(op, alice, alice, alice.csrf));
+      expect(res.statusCode, `${op.method} ${op.path}: ${res.body}`).toBeLessThan(300);
+    }
+  });
+});
