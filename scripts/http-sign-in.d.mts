@@ -1,0 +1,15 @@
+/** Types of http-sign-in.mjs (used by the benchmarks and by the server's process tests). */
+export interface TokenResponse {
+  access_token: string;
+  refresh_token: string;
+  id_token: string;
+  expires_in: number;
+  token_type: string;
+}
+
+export function httpSignIn(
+  baseUrl: string,
+  email: string,
+  password: string,
+  clientId?: string,
+): Promise<TokenResponse>;
