@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import type { Plugin } from 'vite';
+import { precompress } from './build/precompress';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
@@ -35,7 +36,7 @@ function forbidInBundle(packageName: string): Plugin {
 }
 
 export default defineConfig({
-  plugins: [react(), forbidInBundle('typebox')],
+  plugins: [react(), forbidInBundle('typebox'), precompress()],
   resolve: {
     alias: {
       '@roadpass/contracts': here('../../packages/contracts/src/index.ts'),

@@ -7,6 +7,7 @@ import type { Db } from './db/database.js';
 import antiForgery from './plugins/anti-forgery.js';
 import customerAuth from './plugins/customer-auth.js';
 import database from './plugins/database.js';
+import compression from './plugins/compression.js';
 import errors, { sendFrameworkError, writeClientError } from './plugins/errors.js';
 import faultInjection from './plugins/fault-injection.js';
 import securityHeaders from './plugins/security-headers.js';
@@ -75,6 +76,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   // 1. Infrastructure: headers first (they must reach every response), errors, database.
   await app.register(securityHeaders, { config });
   await app.register(errors);
+  await app.register(compression);
   await app.register(database, { config, ...(options.db ? { db: options.db } : {}) });
   if (config.seedDemoData) await startStep('demo data', () => seedDemoData(app.db, loyaltyContent));
   await app.register(swagger, {

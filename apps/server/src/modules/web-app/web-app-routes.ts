@@ -18,9 +18,18 @@ export function isAppAddress(pathname: string): boolean {
   return appAddresses.some((pattern) => pattern.test(pathname));
 }
 
+/** Addresses that are never a page: the API, the identity provider and the built files. */
+const programAddresses = /^\/(api|auth|assets)(\/|$)/;
+
+/** Whether an unknown address was asked for by a browser showing a page (not a script or a program). */
+function wantsPage(accept: string | undefined, pathname: string): boolean {
+  return Boolean(accept?.includes('text/html')) && !programAddresses.test(pathname);
+}
+
 /**
  * Serves the built web app: hashed assets cached for a year, index.html never cached, and the SPA
- * fallback for the app's addresses. Unknown paths get a JSON 404.
+ * fallback for the app's addresses. An unknown address gets the app's not-found page (404) when a
+ * browser asks for a page, else a JSON 404.
  */
 export const webAppRoutes: FastifyPluginAsync<{ webDistDir: string }> = async (app, { webDistDir }) => {
   const hasBuild = existsSync(path.join(webDistDir, 'index.html'));
@@ -31,6 +40,9 @@ export const webAppRoutes: FastifyPluginAsync<{ webDistDir: string }> = async (a
       root: webDistDir,
       index: false,
       wildcard: true,
+      // The build writes brotli and gzip copies next to each file (apps/web/build/precompress.ts):
+      // they are sent as they are, chosen from Accept-Encoding, with Vary: Accept-Encoding.
+      preCompressed: true,
       setHeaders(reply, filePath) {
         const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
         reply.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
@@ -42,8 +54,14 @@ export const webAppRoutes: FastifyPluginAsync<{ webDistDir: string }> = async (a
 
   app.setNotFoundHandler(async (request, reply) => {
     const pathname = request.url.split('?')[0]!;
-    if (hasBuild && (request.method === 'GET' || request.method === 'HEAD') && isAppAddress(pathname)) {
+    const isRead = request.method === 'GET' || request.method === 'HEAD';
+    if (hasBuild && isRead && isAppAddress(pathname)) {
       return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    }
+    // A person who followed a wrong link gets the app's translated not-found page (status 404) with
+    // a way home; programs (the API, scripts, a missing asset) keep the JSON 404.
+    if (hasBuild && isRead && wantsPage(request.headers.accept, pathname)) {
+      return reply.status(404).header('cache-control', 'no-cache').sendFile('index.html');
     }
     return reply.status(404).send({
       status: 404,
