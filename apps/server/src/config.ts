@@ -37,6 +37,12 @@ export interface AppConfig {
   /** Create the demo customers on start (never in production). */
   seedDemoData: boolean;
   logLevel: string;
+  /** `pretty`: one short coloured line per request, for a person at a terminal; `json`: for machines. */
+  logFormat: 'pretty' | 'json';
+  /** Share of ordinary requests logged (0–100 %); errors and slow requests are always logged. */
+  logRequestSamplePercent: number;
+  /** A request that takes this long is logged as slow (warn), whatever the sample. */
+  logSlowRequestMs: number;
   /** The rental system's service client (client credentials) at the embedded provider. */
   loyaltyClientId: string;
   /**
@@ -123,6 +129,13 @@ export function loadConfig(env: Env = process.env): AppConfig {
     );
   }
 
+  // A person running `npm start` in a terminal reads short lines; anything else gets JSON.
+  const defaultLogFormat = appEnv === 'development' && process.stdout.isTTY ? 'pretty' : 'json';
+  const logFormat = str('LOG_FORMAT', defaultLogFormat);
+  if (logFormat !== 'pretty' && logFormat !== 'json') {
+    problems.push(`LOG_FORMAT must be pretty or json (got "${logFormat}")`);
+  }
+
   const oidcClientId = str('OIDC_CLIENT_ID', 'portal-client');
   const loyaltyClientId = str('LOYALTY_CLIENT_ID', 'rental-system');
   if (!/^[A-Za-z0-9._-]{1,64}$/.test(loyaltyClientId)) {
@@ -177,6 +190,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
     faultInjection,
     seedDemoData,
     logLevel,
+    logFormat: logFormat === 'pretty' ? 'pretty' : 'json',
+    // Production: every error and slow request, 1 % of the rest (a day of traffic in a few MB).
+    logRequestSamplePercent: int('LOG_REQUEST_SAMPLE_PERCENT', appEnv === 'production' ? 1 : 100, 0, 100),
+    logSlowRequestMs: int('LOG_SLOW_REQUEST_MS', 1000, 1, 600_000),
     loyaltyClientId,
     loyaltyClientSecret,
     loyaltyAudience: loyaltyAudience ?? `${publicUrl ?? `http://localhost:${port}`}/api/internal`,

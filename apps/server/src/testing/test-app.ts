@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../app.js';
+import { buildApp, type BuildOptions } from '../app.js';
 import { loadConfig, type AppConfig } from '../config.js';
 import type { Db } from '../db/database.js';
 import { createTestDatabase } from './test-database.js';
@@ -20,11 +20,15 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
 }
 
 /** Builds the real app on a fresh database (demo customers seeded), ready for `app.inject`. */
-export async function createTestApp(overrides: Partial<AppConfig> = {}, existingDb?: Db): Promise<TestApp> {
+export async function createTestApp(
+  overrides: Partial<AppConfig> = {},
+  existingDb?: Db,
+  logStream?: BuildOptions['logStream'],
+): Promise<TestApp> {
   const config = testConfig(overrides);
   const database = existingDb ? undefined : await createTestDatabase();
   const db = existingDb ?? database!.db;
-  const app = await buildApp(config, { db });
+  const app = await buildApp(config, { db, ...(logStream ? { logStream } : {}) });
   await app.ready();
   return {
     app,

@@ -1,0 +1,80 @@
+import { randomUUID } from 'node:crypto';
+import fp from 'fastify-plugin';
+import { LogController, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import type { AppConfig } from '../config.js';
+
+/** The header that carries a request's id back to the caller (and in from a load balancer). */
+export const REQUEST_ID_HEADER = 'x-request-id';
+const validRequestId = /^[A-Za-z0-9._-]{8,64}$/;
+
+/**
+ * Logger options: JSON lines for machines, or (LOG_FORMAT=pretty, the default for `npm start` in a
+ * terminal) one short line per event through pino-pretty. Requests are logged by the request-log
+ * plugin, not by Fastify's two lines per request; the query string never reaches a log (OIDC calls
+ * carry codes and hints there), nor do headers or bodies.
+ */
+export function loggerOptions(config: AppConfig): {
+  level: string;
+  serializers: { req: (req: FastifyRequest) => { method: string; url: string | undefined } };
+  transport?: { target: string; options: Record<string, unknown> };
+} {
+  const serializers = {
+    req: (req: FastifyRequest) => ({
+      method: req.method,
+      url: req.url.split('?')[0],
+    }),
+  };
+  if (config.logFormat === 'json') return { level: config.logLevel, serializers };
+  return {
+    level: config.logLevel,
+    serializers,
+    transport: {
+      target: 'pino-pretty',
+      options: {
+        translateTime: 'SYS:HH:MM:ss',
+        ignore: 'pid,hostname,reqId,requestId,method,path,status,ms',
+        singleLine: true,
+        colorize: true,
+      },
+    },
+  };
+}
+
+/**
+ * Fastify's own per-request lines off (the request-log plugin writes one instead), request ids labelled
+ * `requestId`: a load balancer's X-Request-Id when it looks like one, else a new UUID.
+ */
+export function requestLogOptions(): Pick<FastifyServerOptions, 'genReqId' | 'logController'> {
+  return {
+    logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
+    genReqId: (req) => {
+      const given = req.headers[REQUEST_ID_HEADER];
+      return typeof given === 'string' && validRequestId.test(given) ? given : randomUUID();
+    },
+  };
+}
+
+/**
+ * One log line per request, after the response: method, path (no query), status and duration, with
+ * the request id. 5xx at error and slow requests at warn, always; other requests at info, sampled
+ * (LOG_REQUEST_SAMPLE_PERCENT: all outside production, 1 % in production). The id is returned in
+ * X-Request-Id so a customer's report can be found in the log.
+ */
+export default fp<{ config: AppConfig; random?: () => number }>(
+  async (app, { config, random = Math.random }) => {
+    app.addHook('onRequest', async (request, reply) => {
+      reply.header(REQUEST_ID_HEADER, request.id);
+    });
+    app.addHook('onResponse', async (request, reply) => {
+      const ms = Math.round(reply.elapsedTime);
+      const status = reply.statusCode;
+      const path = request.url.split('?')[0]!;
+      const line = { method: request.method, path, status, ms };
+      const text = `${request.method} ${path} ${status} ${ms} ms`;
+      if (status >= 500) request.log.error(line, text);
+      else if (ms >= config.logSlowRequestMs) request.log.warn(line, `${text} (slow)`);
+      else if (random() * 100 < config.logRequestSamplePercent) request.log.info(line, text);
+    });
+  },
+  { name: 'request-log' },
+);
