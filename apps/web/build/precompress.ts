@@ -29,15 +29,13 @@ async function filesUnder(dir: string): Promise<string[]> {
  * per request). A copy that is not smaller than the original is not written.
  */
 export function precompress(): Plugin {
-  let outDir = '';
   return {
     name: 'roadpass:precompress',
     apply: 'build',
-    configResolved(config) {
-      outDir = path.resolve(config.root, config.build.outDir);
-    },
-    async closeBundle() {
-      const files = (await filesUnder(outDir)).filter((file) => COMPRESSIBLE.test(file));
+    // After the files are written (a build without writing has nothing to compress).
+    async writeBundle(options) {
+      if (!options.dir) return;
+      const files = (await filesUnder(options.dir)).filter((file) => COMPRESSIBLE.test(file));
       await Promise.all(
         files.map(async (file) => {
           if ((await stat(file)).size < MIN_BYTES) return;

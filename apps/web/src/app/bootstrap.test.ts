@@ -27,6 +27,7 @@ function fakeAuth(overrides: Partial<AuthSession> = {}): AuthSession {
     refreshNow: vi.fn(async () => {}),
     signOut: vi.fn(async () => {}),
     stop: vi.fn(),
+    preload: vi.fn(),
     ...overrides,
   };
 }
@@ -86,6 +87,8 @@ describe('start-up and readiness', () => {
       '/api/customer/cuda/customer/v2/login/own/status',
       '/api/core-web/content/contentCollection/de-DE/loyalty-program',
     ]);
+    // Once the page is ready, the OIDC client loads in the background for the renewals to come.
+    expect(services.auth!.preload).toHaveBeenCalledOnce();
   });
 
   it('is not ready while the translations are still loading', async () => {

@@ -8,7 +8,7 @@ import { readEnvironment } from '@/lib/environment/environment';
 import { CONTENT_COLLECTION_ERROR, loadTranslations } from '@/lib/i18n/content-collection';
 import { i18n } from '@/lib/i18n/i18n';
 import { resolveCountryLanguage } from '@/lib/i18n/locale';
-import { createUserManager } from '@/lib/oidc/user-manager';
+import { readStoredSession, storedSessionKey } from '@/lib/oidc/stored-session';
 import { useAppStore } from '@/lib/state/app-store';
 import { readCountryLanguage } from '@/lib/storage/storage';
 import type { AppServices } from './services';
@@ -26,16 +26,20 @@ export const browserStartUpEnvironment: StartUpEnvironment = {
   location: () => window.location,
   userAgent: navigator.userAgent,
   replace: (to) => window.history.replaceState(null, '', to),
-  createAuthSession: (config, services) => {
-    const userManager = createUserManager(config);
-    // Sign-in state older than staleStateAgeInSeconds (60 minutes, spec §9) is dropped.
-    void userManager.clearStaleState();
-    return createAuthSession({
-      userManager,
+  createAuthSession: (config, services) =>
+    createAuthSession({
+      // oidc-client-ts is a chunk of its own, loaded when first needed (decision web-oidc-client).
+      loadUserManager: async () => {
+        const { createUserManager } = await import('@/lib/oidc/user-manager');
+        const userManager = createUserManager(config);
+        // Sign-in state older than staleStateAgeInSeconds (60 minutes, spec §9) is dropped.
+        void userManager.clearStaleState();
+        return userManager;
+      },
+      readStoredSession: () => readStoredSession(sessionStorage, storedSessionKey(config)),
       http: services.http,
       uiLocales: () => useAppStore.getState().activeLanguage,
-    });
-  },
+    }),
 };
 
 /**
@@ -155,4 +159,6 @@ export async function startApp(services: AppServices, env: StartUpEnvironment): 
   }
   store.setContentLoaded(true);
   store.setAppReady(true);
+  // The page is shown: now the OIDC client can load for the renewals to come.
+  services.auth?.preload();
 }

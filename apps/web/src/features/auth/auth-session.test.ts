@@ -35,14 +35,16 @@ function setup(stored: User | null) {
   const userManager = fakeUserManager(stored);
   const onTokenChange = vi.fn();
   const http = createHttpClient({ onTokenChange });
+  const loadUserManager = vi.fn(async () => userManager as unknown as UserManager);
   const session = createAuthSession({
-    userManager: userManager as unknown as UserManager,
+    loadUserManager,
+    readStoredSession: () => stored,
     http,
     uiLocales: () => 'de',
     currentPath: () => '/DE/de/myaccount?x=1',
     origin: 'https://app.example.com',
   });
-  return { userManager, http, onTokenChange, session };
+  return { userManager, loadUserManager, http, onTokenChange, session };
 }
 
 describe('auth session', () => {
@@ -64,14 +66,18 @@ describe('auth session', () => {
     });
   });
 
-  it('uses valid stored tokens and hands the token to the HTTP layer', async () => {
-    const { session, userManager, http, onTokenChange } = setup(fakeUser());
+  it('uses valid stored tokens and hands the token to the HTTP layer, without loading the OIDC client', async () => {
+    const { session, userManager, loadUserManager, http, onTokenChange } = setup(fakeUser());
 
     await expect(session.ensureSignedIn()).resolves.toBe('signed-in');
 
     expect(http.getToken()).toBe('at-1');
     expect(onTokenChange).toHaveBeenCalledWith('at-1');
     expect(userManager.signinSilent).not.toHaveBeenCalled();
+    // oidc-client-ts is a chunk of its own: a valid session shows the page without it.
+    expect(loadUserManager).not.toHaveBeenCalled();
+    session.preload();
+    expect(loadUserManager).toHaveBeenCalledOnce();
     session.stop();
   });
 

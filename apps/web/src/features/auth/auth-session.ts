@@ -1,4 +1,4 @@
-import type { User, UserManager } from 'oidc-client-ts';
+import type { UserManager } from 'oidc-client-ts';
 import { safeReturnPath } from '@/config/routes';
 import type { HttpClient } from '@/lib/http';
 import {
@@ -6,7 +6,12 @@ import {
   createTokenRefresher,
   isTransientRefreshFailure,
 } from '@/lib/oidc/token-refresh';
-import { isInvalidNonce } from '@/lib/oidc/user-manager';
+import { hasExpired, type SessionTokens } from '@/lib/oidc/stored-session';
+
+/** oidc-client-ts rejects a callback whose ID token nonce does not match the stored one. */
+function isInvalidNonce(error: unknown): boolean {
+  return error instanceof Error && /nonce/i.test(error.message);
+}
 
 export type SignInOutcome = 'signed-in' | 'redirecting';
 
@@ -20,10 +25,18 @@ export interface AuthSession {
   /** RP-initiated logout with id_token_hint, back to `${origin}/`. */
   signOut(): Promise<void>;
   stop(): void;
+  /** Loads the OIDC client in the background (after the page is shown), so a renewal is quick. */
+  preload(): void;
 }
 
 export interface AuthSessionOptions {
-  userManager: UserManager;
+  /**
+   * The OIDC client (oidc-client-ts), loaded on first need: a customer whose stored token is still
+   * valid sees the page without it; it loads for a renewal, a sign-in redirect or a callback.
+   */
+  loadUserManager: () => Promise<UserManager>;
+  /** The session stored by an earlier page load, read without the OIDC client. */
+  readStoredSession: () => SessionTokens | null;
   http: HttpClient;
   /** The active language, passed to the identity provider as ui_locales. */
   uiLocales: () => string;
@@ -38,18 +51,20 @@ export interface AuthSessionOptions {
  * failed renewal signs the user out, an invalid nonce clears the token.
  */
 export function createAuthSession(options: AuthSessionOptions): AuthSession {
-  const { userManager, http } = options;
+  const { http } = options;
+  let manager: Promise<UserManager> | undefined;
+  const userManager = () => (manager ??= options.loadUserManager());
   const origin = options.origin ?? window.location.origin;
   const currentPath = options.currentPath ?? (() => window.location.pathname + window.location.search);
-  let current: User | null = null;
+  let current: SessionTokens | null = null;
 
-  function handOver(user: User | null): void {
+  function handOver(user: SessionTokens | null): void {
     current = user;
     http.setToken(user?.access_token ?? null);
   }
 
-  function signInRedirect(): Promise<void> {
-    return userManager.signinRedirect({
+  async function signInRedirect(): Promise<void> {
+    return (await userManager()).signinRedirect({
       ui_locales: options.uiLocales(),
       state: { returnTo: safeReturnPath(currentPath()) },
     });
@@ -62,25 +77,27 @@ export function createAuthSession(options: AuthSessionOptions): AuthSession {
     refresh: async () => {
       if (!current?.refresh_token) throw new Error('No refresh token to renew the session with');
       // With a refresh token in the store, signinSilent uses the refresh_token grant (no iframe).
-      const renewed = await userManager.signinSilent();
+      const renewed = await (await userManager()).signinSilent();
       if (!renewed) throw new Error('The identity provider returned no session');
       handOver(renewed);
     },
     clearToken: () => {
       handOver(null);
-      void userManager.removeUser();
+      void userManager().then((manager) => manager.removeUser());
     },
     onRefreshFailed: (error) => {
       console.error('Token refresh failed; signing out', error);
       handOver(null);
-      void userManager.removeUser().then(signInRedirect);
+      void userManager()
+        .then((manager) => manager.removeUser())
+        .then(signInRedirect);
     },
   });
 
   return {
     async ensureSignedIn() {
-      const stored = await userManager.getUser();
-      if (!stored || (stored.expired && !stored.refresh_token)) {
+      const stored = options.readStoredSession();
+      if (!stored || (hasExpired(stored) && !stored.refresh_token)) {
         await signInRedirect();
         return 'redirecting';
       }
@@ -99,7 +116,7 @@ export function createAuthSession(options: AuthSessionOptions): AuthSession {
 
     async completeSignIn(url) {
       try {
-        const user = await userManager.signinCallback(url);
+        const user = await (await userManager()).signinCallback(url);
         if (!user) throw new Error('The sign-in callback returned no user');
         handOver(user);
         refresher.start();
@@ -107,7 +124,7 @@ export function createAuthSession(options: AuthSessionOptions): AuthSession {
       } catch (error) {
         if (isInvalidNonce(error)) {
           handOver(null);
-          await userManager.removeUser();
+          await (await userManager()).removeUser();
         }
         throw error;
       }
@@ -121,7 +138,7 @@ export function createAuthSession(options: AuthSessionOptions): AuthSession {
       refresher.stop();
       const idToken = current?.id_token;
       handOver(null);
-      await userManager.signoutRedirect({
+      await (await userManager()).signoutRedirect({
         ...(idToken ? { id_token_hint: idToken } : {}),
         post_logout_redirect_uri: `${origin}/`,
       });
@@ -129,6 +146,14 @@ export function createAuthSession(options: AuthSessionOptions): AuthSession {
 
     stop() {
       refresher.stop();
+    },
+
+    preload() {
+      void userManager().catch((error: unknown) => {
+        // A renewal will try again (and say so); nothing the customer needs to see now.
+        console.warn('The sign-in client could not be loaded in the background', error);
+        manager = undefined;
+      });
     },
   };
 }

@@ -34,8 +34,3 @@ export function createUserManager(
     silentRequestTimeoutInSeconds: 10,
   });
 }
-
-/** oidc-client-ts rejects a callback whose ID token nonce does not match the stored one. */
-export function isInvalidNonce(error: unknown): boolean {
-  return error instanceof Error && /nonce/i.test(error.message);
-}
