@@ -66,3 +66,31 @@ test.describe('signing in through the identity provider', () => {
     await expect(page).toHaveURL(/\/auth\/realms\/customer\//);
   });
 });
+
+test.describe('the sign-in page speaks the customer’s language', () => {
+  test('a visitor asking for ?locale=de-DE signs in on a German page, and can choose another language', async ({
+    page,
+  }) => {
+    await page.goto('/?locale=de-DE');
+    await expect(page).toHaveURL(/\/auth\/realms\/customer\//);
+    await expect(page.locator('html')).toHaveAttribute('lang', 'de');
+    await expect(page.getByRole('heading', { level: 1, name: 'Anmelden' })).toBeVisible();
+
+    await page.getByRole('navigation', { name: 'Sprache' }).getByRole('link', { name: 'Magyar' }).click();
+    await expect(page.locator('html')).toHaveAttribute('lang', 'hu');
+    await page.getByLabel('E-mail').fill('demo.hu@example.com');
+    await page.locator('#password').fill('Demo-2026!');
+    await page.locator('form button[type=submit]').click();
+    await expect(page).toHaveURL(/\/HU\/hu\/myaccount/);
+  });
+});
+
+test.describe('with the browser set to Danish', () => {
+  test.use({ locale: 'da-DK' });
+
+  test('a visitor gets a Danish sign-in page', async ({ page }) => {
+    await page.goto('/');
+    await expect(page).toHaveURL(/\/auth\/realms\/customer\//);
+    await expect(page.locator('html')).toHaveAttribute('lang', 'da');
+  });
+});

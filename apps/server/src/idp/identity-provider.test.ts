@@ -206,6 +206,34 @@ describe('the sign-in page', () => {
     expect(page.body).toMatch(/>Anmelden<\/button>/);
   });
 
+  it('has its own language choice, which keeps the sign-in and posts back in that language', async () => {
+    const { page, jar, loginUrl } = await openLoginPage(t.app, { uiLocales: 'de' });
+    const nav = /<nav class="languages" aria-label="Sprache">(.*?)<\/nav>/s.exec(page.body)?.[1] ?? '';
+    expect([...nav.matchAll(/ lang="(\w\w)"/g)].map((m) => m[1])).toEqual([
+      'nl',
+      'de',
+      'fr',
+      'it',
+      'es',
+      'hu',
+      'da',
+      'en',
+    ]);
+    expect(nav).toMatch(/aria-current="true">Deutsch</);
+    const magyar = /href="([^"]+)" lang="hu"[^>]*>Magyar</.exec(nav)?.[1]?.replaceAll('&amp;', '&');
+    expect(magyar).toBeDefined();
+
+    const hungarian = await browse(t.app, jar, magyar!);
+    expect(hungarian.statusCode).toBe(200);
+    expect(hungarian.body).toContain('<html lang="hu">');
+    expect(hungarian.body).toMatch(/<form method="post" action="[^"]*\?lang=hu"/);
+    const action = /<form method="post" action="([^"]+)"/.exec(hungarian.body)![1]!.replaceAll('&amp;', '&');
+    const refused = await browse(t.app, jar, action, { email: DEMO_DE.email, password: 'nope' });
+    expect(refused.statusCode).toBe(401);
+    expect(refused.body).toContain('<html lang="hu">');
+    expect(loginUrl).toContain('/login-actions/');
+  });
+
   it('follows Accept-Language when the request names no ui_locales', async () => {
     const { page } = await openLoginPage(t.app, {
       headers: { 'accept-language': 'xx, fr-FR;q=0.8, en;q=0.5' },

@@ -126,6 +126,10 @@ a { color: var(--brand-dark); }
 :focus-visible { outline: 3px solid var(--focus); outline-offset: 2px; }
 input:focus-visible { border-color: var(--focus); }
 footer { padding: 1rem; color: var(--muted); font-size: 0.875rem; text-align: center; }
+.languages { max-width: 26rem; margin: 0 auto; padding: 0 1rem 1.5rem; }
+.languages ul { display: flex; flex-wrap: wrap; justify-content: center; gap: 0.25rem 0.5rem; margin: 0; padding: 0; list-style: none; }
+.languages a { display: inline-flex; align-items: center; min-height: 2.75rem; padding: 0 0.5rem; font-size: 0.9375rem; }
+.languages a[aria-current] { font-weight: 700; color: var(--text); text-decoration: none; }
 @media (forced-colors: active) {
   .button { border: 2px solid ButtonText; }
   .brand-bar::after { display: none; }

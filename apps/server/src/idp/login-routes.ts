@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import formbody from '@fastify/formbody';
-import type { Language } from '@roadpass/contracts';
+import { isLanguage, type Language } from '@roadpass/contracts';
 import { errors, type Provider } from 'oidc-provider';
 import type { CustomerRepository } from '../modules/customers/customer-repository.js';
 import { loginCss, loginCssVersion } from './login-css.js';
@@ -24,6 +24,12 @@ export interface LoginRouteDependencies {
 }
 
 const MAX_EMAIL_LENGTH = 254;
+
+interface LoginPageRoute {
+  Params: { uid: string };
+  Querystring: { lang?: string };
+}
+type LoginPageRequest = FastifyRequest<LoginPageRoute>;
 /** An e-mail address and a password, URL-encoded, with room to spare. */
 const SIGN_IN_FORM_LIMIT_BYTES = 16 * 1024;
 
@@ -86,13 +92,27 @@ export async function registerLoginRoutes(app: FastifyInstance, deps: LoginRoute
       return sendPage(reply, status, errorPage(page, page.texts.errorText, deps.appUrl));
     });
 
-    /** The interaction of this request, checked against the uid in the URL. */
-    async function interactionOf(request: FastifyRequest<{ Params: { uid: string } }>, reply: FastifyReply) {
+    /**
+     * The interaction of this request, checked against the uid in the URL, and its language: the one
+     * chosen on the page (`?lang=`), else the app's ui_locales, else the browser's.
+     */
+    async function interactionOf(request: LoginPageRequest, reply: FastifyReply) {
       deps.canonicalise(request.raw);
       const details = await provider.interactionDetails(request.raw, reply.raw);
       if (details.uid !== request.params.uid) throw new errors.SessionNotFound('interaction mismatch');
-      const lang = negotiateLanguage(details.params.ui_locales, request.headers['accept-language']);
-      return { details, lang, page: pageContext(lang) };
+      const chosen = request.query.lang;
+      const lang =
+        chosen && isLanguage(chosen)
+          ? chosen
+          : negotiateLanguage(details.params.ui_locales, request.headers['accept-language']);
+      const here = (language: Language) => `${loginPagePath(details.uid)}?lang=${language}`;
+      return {
+        details,
+        lang,
+        page: { ...pageContext(lang), languageHref: here },
+        // The form posts back in the language shown.
+        action: chosen && isLanguage(chosen) ? here(lang) : loginPagePath(details.uid),
+      };
     }
 
     /** Any prompt other than login (none is expected for the first-party client) ends the request. */
@@ -106,22 +126,26 @@ export async function registerLoginRoutes(app: FastifyInstance, deps: LoginRoute
       return reply.header('cache-control', 'no-store').redirect(returnTo, 303);
     }
 
-    const formState = (uid: string, email: string, extra: Partial<LoginFormState> = {}): LoginFormState => ({
-      action: loginPagePath(uid),
+    const formState = (
+      action: string,
+      email: string,
+      extra: Partial<LoginFormState> = {},
+    ): LoginFormState => ({
+      action,
       email,
       ...extra,
     });
 
-    scope.get<{ Params: { uid: string } }>(LOGIN_PAGE_ROUTE, async (request, reply) => {
-      const { details, page } = await interactionOf(request, reply);
+    scope.get<LoginPageRoute>(LOGIN_PAGE_ROUTE, async (request, reply) => {
+      const { details, page, action } = await interactionOf(request, reply);
       if (details.prompt.name !== 'login') return refuseOtherPrompts(request, reply);
       const hint = details.params.login_hint;
       const email = typeof hint === 'string' && hint.length <= MAX_EMAIL_LENGTH ? hint : '';
-      return sendPage(reply, 200, loginPage(page, formState(details.uid, email)));
+      return sendPage(reply, 200, loginPage(page, formState(action, email)));
     });
 
-    scope.post<{ Params: { uid: string } }>(LOGIN_PAGE_ROUTE, async (request, reply) => {
-      const { details, page, lang } = await interactionOf(request, reply);
+    scope.post<LoginPageRoute>(LOGIN_PAGE_ROUTE, async (request, reply) => {
+      const { details, page, lang, action } = await interactionOf(request, reply);
       if (details.prompt.name !== 'login') return refuseOtherPrompts(request, reply);
       const body = (request.body ?? {}) as Record<string, unknown>;
       const email = typeof body.email === 'string' ? body.email.trim().slice(0, 1024) : '';
@@ -132,7 +156,7 @@ export async function registerLoginRoutes(app: FastifyInstance, deps: LoginRoute
       if (!email) fieldErrors.email = page.texts.emailRequired;
       if (!password) fieldErrors.password = page.texts.passwordRequired;
       if (fieldErrors.email || fieldErrors.password) {
-        return sendPage(reply, 400, loginPage(page, formState(details.uid, shownEmail, { fieldErrors })));
+        return sendPage(reply, 400, loginPage(page, formState(action, shownEmail, { fieldErrors })));
       }
 
       const attempt = { email, ip: request.ip, deviceCookie: cookieOf(request, DEVICE_COOKIE) };
@@ -141,7 +165,7 @@ export async function registerLoginRoutes(app: FastifyInstance, deps: LoginRoute
         const minutes = Math.max(1, Math.ceil(verdict.retryAfterSeconds / 60));
         reply.header('retry-after', String(verdict.retryAfterSeconds));
         const formError = tooManyAttemptsText(page.texts, lang, minutes);
-        return sendPage(reply, 429, loginPage(page, formState(details.uid, shownEmail, { formError })));
+        return sendPage(reply, 429, loginPage(page, formState(action, shownEmail, { formError })));
       }
 
       const customer =
@@ -149,7 +173,7 @@ export async function registerLoginRoutes(app: FastifyInstance, deps: LoginRoute
       if (!customer) {
         await throttle.recordFailure(attempt);
         request.log.info('sign-in refused: wrong e-mail or password');
-        const state = formState(details.uid, shownEmail, {
+        const state = formState(action, shownEmail, {
           formError: page.texts.invalidCredentials,
           credentialsRejected: true,
         });

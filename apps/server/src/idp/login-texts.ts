@@ -31,6 +31,7 @@ export const textKeys = [
   'loggedOutTitle',
   'loggedOutText',
   'signInAgain',
+  'languageLabel',
 ] as const;
 
 export type TextKey = (typeof textKeys)[number];

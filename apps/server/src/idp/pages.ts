@@ -1,4 +1,4 @@
-import type { Language } from '@roadpass/contracts';
+import { languages, type Language } from '@roadpass/contracts';
 import type { Texts } from './login-texts.js';
 
 /** Escapes text for HTML element content and double-quoted attribute values. */
@@ -16,6 +16,27 @@ export interface PageContext {
   texts: Texts;
   /** URL of the stylesheet (served under the realm). */
   stylesheetUrl: string;
+  /** The same page in another language (the page's own language choice), when it has one. */
+  languageHref?: (lang: Language) => string;
+}
+
+/** A language's name in that language, e.g. "Deutsch", "Magyar". */
+function nativeName(lang: Language): string {
+  const name = new Intl.DisplayNames([lang], { type: 'language' }).of(lang) ?? lang;
+  return name.charAt(0).toLocaleUpperCase(lang) + name.slice(1);
+}
+
+/** The page's own language choice: a link per language, the current one marked. */
+function languageChoice(page: PageContext): string {
+  if (!page.languageHref) return '';
+  const links = languages
+    .map((lang) =>
+      lang === page.lang
+        ? `<li><a href="${escapeHtml(page.languageHref!(lang))}" lang="${lang}" hreflang="${lang}" aria-current="true">${escapeHtml(nativeName(lang))}</a></li>`
+        : `<li><a href="${escapeHtml(page.languageHref!(lang))}" lang="${lang}" hreflang="${lang}">${escapeHtml(nativeName(lang))}</a></li>`,
+    )
+    .join('');
+  return `<nav class="languages" aria-label="${escapeHtml(page.texts.languageLabel)}"><ul>${links}</ul></nav>`;
 }
 
 const carIcon =
@@ -52,6 +73,7 @@ function layout(page: PageContext, title: string, content: string): string {
 ${content}
 </div>
 </main>
+${languageChoice(page)}
 </body>
 </html>
 `;

@@ -7,7 +7,7 @@ import { installWebViewTokenSetter } from '@/features/auth/webview-token';
 import { readEnvironment } from '@/lib/environment/environment';
 import { CONTENT_COLLECTION_ERROR, loadTranslations } from '@/lib/i18n/content-collection';
 import { i18n } from '@/lib/i18n/i18n';
-import { resolveCountryLanguage } from '@/lib/i18n/locale';
+import { resolveCountryLanguage, signInUiLocales } from '@/lib/i18n/locale';
 import { readStoredSession, storedSessionKey } from '@/lib/oidc/stored-session';
 import { useAppStore } from '@/lib/state/app-store';
 import { readCountryLanguage } from '@/lib/storage/storage';
@@ -38,7 +38,13 @@ export const browserStartUpEnvironment: StartUpEnvironment = {
       },
       readStoredSession: () => readStoredSession(sessionStorage, storedSessionKey(config)),
       http: services.http,
-      uiLocales: () => useAppStore.getState().activeLanguage,
+      // The sign-in page in the customer's language before we know them (issue 7: always en).
+      uiLocales: () =>
+        signInUiLocales({
+          requestedLocale: new URLSearchParams(window.location.search).get('locale'),
+          preference: readCountryLanguage(),
+          browserLanguages: navigator.languages ?? [navigator.language],
+        }),
     }),
 };
 

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { countryName, nativeLanguageName, resolveCountryLanguage, type LocaleInputs } from './locale';
+import {
+  countryName,
+  nativeLanguageName,
+  resolveCountryLanguage,
+  signInUiLocales,
+  type LocaleInputs,
+} from './locale';
 
 const base: LocaleInputs = {
   user: null,
@@ -64,6 +70,33 @@ describe('resolveCountryLanguage', () => {
     });
   });
 
+  // Issue 7: /demo?locale=hu-HU, da_DK or nl-nl showed English to a visitor who is not signed in.
+  it.each([
+    ['hu-HU', 'HU', 'hu', 'hu-HU'],
+    ['da_DK', 'DK', 'da', 'da-DK'],
+    ['nl-nl', 'NL', 'nl', 'nl-NL'],
+    ['it', 'IT', 'it', 'it-IT'],
+    ['en-AT', 'AT', 'en', 'en-AT'],
+    ['xx-YY', 'DE', 'en', 'en-DE'],
+    ['de-HU', 'DE', 'en', 'en-DE'],
+  ])('on a public page, ?locale=%s shows %s/%s (%s)', (requestedLocale, country, language, locale) => {
+    expect(
+      resolveCountryLanguage({ ...base, pathname: '/customer/loyalty-ui/demo', requestedLocale }),
+    ).toEqual({ country, language, locale });
+  });
+
+  it("keeps a signed-in customer's country whatever locale is asked for", () => {
+    const user = { language: 'de_DE', legalEntityIso: 'DE' };
+    expect(resolveCountryLanguage({ ...base, user, requestedLocale: 'hu-HU' })).toMatchObject({
+      country: 'DE',
+      language: 'de',
+    });
+    expect(resolveCountryLanguage({ ...base, user, requestedLocale: 'en' })).toMatchObject({
+      country: 'DE',
+      language: 'en',
+    });
+  });
+
   it('falls back to the default country for an unknown one', () => {
     expect(resolveCountryLanguage({ ...base, pathname: '/XX/xx/myaccount' })).toMatchObject({
       country: 'DE',
@@ -82,5 +115,28 @@ describe('names via Intl', () => {
   it('names countries in the display language', () => {
     expect(countryName('DE', 'en')).toBe('Germany');
     expect(countryName('DE', 'de')).toBe('Deutschland');
+  });
+});
+
+describe('signInUiLocales', () => {
+  const none = { requestedLocale: null, preference: null, browserLanguages: [] as string[] };
+
+  it('asks for the requested locale first, then the stored preference, then the browser languages', () => {
+    expect(
+      signInUiLocales({
+        requestedLocale: 'hu-HU',
+        preference: { country: 'AT', language: 'de' },
+        browserLanguages: ['fr-FR', 'en-US', 'de'],
+      }),
+    ).toBe('hu de fr en');
+  });
+
+  it('uses the browser language when nothing else is known (issue 7: the sign-in page was always English)', () => {
+    expect(signInUiLocales({ ...none, browserLanguages: ['da-DK', 'en'] })).toBe('da en');
+  });
+
+  it('ignores what it does not support, and falls back to en', () => {
+    expect(signInUiLocales({ ...none, requestedLocale: 'xx-YY', browserLanguages: ['ja-JP'] })).toBe('en');
+    expect(signInUiLocales({ ...none, requestedLocale: 'en', browserLanguages: ['de-DE'] })).toBe('en de');
   });
 });

@@ -1,7 +1,9 @@
 import {
   DEFAULT_COUNTRY,
   DEFAULT_LANGUAGE,
+  DEFAULT_LOCALE,
   isLanguage,
+  languageOf,
   legalEntityByCountry,
   normaliseLocale,
   type Language,
@@ -41,21 +43,28 @@ function countryOfUser(user: LocaleInputs['user']): string | undefined {
 }
 
 /**
- * Which country and language the app shows (spec §2, §4): the country is the customer's (from their
- * language_COUNTRY); the language is the first of the locale query parameter, the address's language,
- * the stored preference (not in a webview), the customer's language, that the country offers;
- * default DE/en.
+ * Which country and language the app shows (spec §2, §4, §5). The requested locale is normalised to a
+ * supported lang-COUNTRY first (`hu-HU`, `da_DK`, `nl-nl`, `hu` → hu-HU; anything else → en-DE). The
+ * country is the customer's (from their language_COUNTRY), else the address's, else the requested
+ * locale's, else the stored preference's; default DE. The language is the first of the requested
+ * locale, the address's language, the stored preference (not in a webview), the customer's language,
+ * that the country offers; default en.
  */
 export function resolveCountryLanguage(inputs: LocaleInputs): CountryAndLanguage {
   const path = matchAccountHome(inputs.pathname);
   const preference = inputs.isWebView ? null : inputs.preference;
+  const requested = inputs.requestedLocale ? normaliseLocale(inputs.requestedLocale) : undefined;
   const candidateCountry =
-    countryOfUser(inputs.user) ?? path?.country ?? preference?.country.toUpperCase() ?? DEFAULT_COUNTRY;
+    countryOfUser(inputs.user) ??
+    path?.country ??
+    requested?.split('-')[1] ??
+    preference?.country.toUpperCase() ??
+    DEFAULT_COUNTRY;
   const entity = legalEntityByCountry(candidateCountry) ?? legalEntityByCountry(DEFAULT_COUNTRY)!;
   const country = entity.isoCountry;
 
   const candidates = [
-    languagePart(inputs.requestedLocale),
+    requested ? languageOf(requested) : undefined,
     path?.lang,
     preference && preference.country.toUpperCase() === country
       ? languagePart(preference.language)
@@ -87,4 +96,28 @@ export function countryName(country: string, displayLanguage: string): string {
   } catch {
     return country;
   }
+}
+
+/**
+ * `ui_locales` for the identity provider's sign-in page, before anything of the customer is known:
+ * the requested locale (when it names a supported one), the stored country/language preference, then
+ * the browser's languages; each supported language once, in that order; `en` when none fits.
+ */
+export function signInUiLocales(inputs: {
+  requestedLocale: string | null;
+  preference: CountryLanguage | null;
+  browserLanguages: readonly string[];
+}): string {
+  const requested = inputs.requestedLocale?.trim();
+  const fromRequest =
+    requested && (normaliseLocale(requested) !== DEFAULT_LOCALE || /^en\b/i.test(requested))
+      ? languageOf(normaliseLocale(requested))
+      : undefined;
+  const candidates = [
+    fromRequest,
+    languagePart(inputs.preference?.language),
+    ...inputs.browserLanguages.map(languagePart),
+  ].filter((lang): lang is Language => !!lang && isLanguage(lang));
+  const unique = [...new Set(candidates)];
+  return unique.length > 0 ? unique.join(' ') : DEFAULT_LANGUAGE;
 }
