@@ -32,7 +32,15 @@ function fakeAuth(overrides: Partial<AuthSession> = {}): AuthSession {
   };
 }
 
-function setup(options: { path?: string; search?: string; userAgent?: string; auth?: AuthSession } = {}) {
+function setup(
+  options: {
+    path?: string;
+    search?: string;
+    userAgent?: string;
+    auth?: AuthSession;
+    browserLanguages?: string[];
+  } = {},
+) {
   const server = createFakeFetch({
     [paths.config]: jsonResponse(config),
     [paths.status]: jsonResponse(demoLoginStatus),
@@ -45,6 +53,7 @@ function setup(options: { path?: string; search?: string; userAgent?: string; au
   const env: StartUpEnvironment = {
     location: () => ({ ...address, href: `http://localhost:3000${address.pathname}${address.search}` }),
     userAgent: options.userAgent ?? 'Mozilla/5.0',
+    browserLanguages: options.browserLanguages ?? ['en-US'],
     replace: vi.fn((to: string) => {
       const [pathname, search = ''] = to.split('?');
       address.pathname = pathname!;
@@ -139,6 +148,21 @@ describe('start-up and readiness', () => {
       message: 'Some texts may be missing or shown in English. Please try again later.',
     });
     expect(env.createAuthSession).not.toHaveBeenCalled();
+  });
+
+  // Issue 7, defect 9: the payment-profiles target page was English for a German customer.
+  it('shows a page without login in the browser’s language', async () => {
+    const { services, env, server } = setup({
+      path: '/web/payment/customer/payment-profiles/',
+      browserLanguages: ['de-DE', 'en'],
+    });
+
+    await startApp(services, env);
+
+    expect(state()).toMatchObject({ appReady: true, activeLanguage: 'de' });
+    expect(server.requests.map((r) => new URL(r.url).pathname)).toContain(
+      '/api/core-web/content/contentCollection/de-DE/loyalty-program',
+    );
   });
 
   it('on the loyalty demo needs no sign-in and is ready even when the translations fail', async () => {

@@ -17,6 +17,8 @@ export interface StartUpEnvironment {
   /** The current address (read again after start-up navigations). */
   location: () => { pathname: string; search: string; href: string };
   userAgent: string;
+  /** The browser's languages, for pages shown before (or without) sign-in. */
+  browserLanguages: readonly string[];
   /** Replaces the current address (the router follows). */
   replace: (to: string) => void;
   createAuthSession: (config: RuntimeConfig, services: AppServices) => AuthSession;
@@ -25,6 +27,7 @@ export interface StartUpEnvironment {
 export const browserStartUpEnvironment: StartUpEnvironment = {
   location: () => window.location,
   userAgent: navigator.userAgent,
+  browserLanguages: navigator.languages ?? [navigator.language],
   replace: (to) => window.history.replaceState(null, '', to),
   createAuthSession: (config, services) =>
     createAuthSession({
@@ -43,7 +46,7 @@ export const browserStartUpEnvironment: StartUpEnvironment = {
         signInUiLocales({
           requestedLocale: new URLSearchParams(window.location.search).get('locale'),
           preference: readCountryLanguage(),
-          browserLanguages: navigator.languages ?? [navigator.language],
+          browserLanguages: browserStartUpEnvironment.browserLanguages,
         }),
     }),
 };
@@ -67,6 +70,7 @@ export async function startApp(services: AppServices, env: StartUpEnvironment): 
       requestedLocale: environment.requestedLocale,
       preference: readCountryLanguage(),
       isWebView: environment.isWebView,
+      browserLanguages: env.browserLanguages,
     });
   const translate = () => {
     const { locale: lc, country } = locale();

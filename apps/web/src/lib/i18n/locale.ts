@@ -22,6 +22,8 @@ export interface LocaleInputs {
   /** The stored country/language preference. */
   preference: CountryLanguage | null;
   isWebView: boolean;
+  /** The browser's languages (navigator.languages): the last resort before the default. */
+  browserLanguages?: readonly string[];
 }
 
 export interface CountryAndLanguage {
@@ -29,6 +31,12 @@ export interface CountryAndLanguage {
   language: Language;
   /** lang-COUNTRY for the content collection, e.g. de-DE. */
   locale: string;
+}
+
+/** A browser language tag as a supported lang-COUNTRY (de → de-DE, de-AT), or undefined. */
+function supportedLocaleOf(tag: string): string | undefined {
+  const locale = normaliseLocale(tag);
+  return locale !== DEFAULT_LOCALE || /^en\b/i.test(tag) ? locale : undefined;
 }
 
 function languagePart(value: string | null | undefined): string | undefined {
@@ -54,11 +62,13 @@ export function resolveCountryLanguage(inputs: LocaleInputs): CountryAndLanguage
   const path = matchAccountHome(inputs.pathname);
   const preference = inputs.isWebView ? null : inputs.preference;
   const requested = inputs.requestedLocale ? normaliseLocale(inputs.requestedLocale) : undefined;
+  const browser = (inputs.browserLanguages ?? []).map(supportedLocaleOf).filter(Boolean) as string[];
   const candidateCountry =
     countryOfUser(inputs.user) ??
     path?.country ??
     requested?.split('-')[1] ??
     preference?.country.toUpperCase() ??
+    browser[0]?.split('-')[1] ??
     DEFAULT_COUNTRY;
   const entity = legalEntityByCountry(candidateCountry) ?? legalEntityByCountry(DEFAULT_COUNTRY)!;
   const country = entity.isoCountry;
@@ -70,6 +80,7 @@ export function resolveCountryLanguage(inputs: LocaleInputs): CountryAndLanguage
       ? languagePart(preference.language)
       : undefined,
     languagePart(inputs.user?.language),
+    ...browser.map(languageOf),
     DEFAULT_LANGUAGE,
   ];
   const language =
@@ -109,10 +120,8 @@ export function signInUiLocales(inputs: {
   browserLanguages: readonly string[];
 }): string {
   const requested = inputs.requestedLocale?.trim();
-  const fromRequest =
-    requested && (normaliseLocale(requested) !== DEFAULT_LOCALE || /^en\b/i.test(requested))
-      ? languageOf(normaliseLocale(requested))
-      : undefined;
+  const supported = requested ? supportedLocaleOf(requested) : undefined;
+  const fromRequest = supported ? languageOf(supported) : undefined;
   const candidates = [
     fromRequest,
     languagePart(inputs.preference?.language),
