@@ -51,14 +51,23 @@ test.describe('the account home', () => {
     expect(home.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
   });
 
-  test('works by keyboard: skip link, language switcher and sign-out in order', async ({ page }) => {
+  test('works by keyboard: skip link, the frame, the loyalty programme and the language switcher in order', async ({
+    page,
+  }) => {
     await openSignedIn(page, 'demo.nl@example.com');
     const nl = texts('nl');
-    await page.keyboard.press('Tab');
-    await expect(page.getByRole('link', { name: nl['skip-to-content'] })).toBeFocused();
-    await page.keyboard.press('Tab');
-    await expect(page.getByRole('combobox', { name: nl['language-label'] })).toBeFocused();
-    await page.keyboard.press('Tab');
-    await expect(page.getByRole('button', { name: nl['sign-out'] })).toBeFocused();
+    const order = [
+      page.getByRole('link', { name: nl['skip-to-content'] }),
+      page.getByRole('link', { name: nl['nav-home'], exact: true }),
+      page.getByRole('link', { name: nl['nav-account'], exact: true }),
+      page.getByRole('link', { name: nl['nav-loyalty'], exact: true }),
+      page.getByRole('button', { name: nl['sign-out'], exact: true }),
+      page.getByRole('link', { name: new RegExp(nl['account-loyalty-title']!) }),
+      page.getByRole('combobox', { name: nl['language-label'] }),
+    ];
+    for (const element of order) {
+      await page.keyboard.press('Tab');
+      await expect(element).toBeFocused();
+    }
   });
 });

@@ -56,13 +56,30 @@ test.describe('the application shell', () => {
     await expect(page).toHaveURL(/\/web\/payment\/customer\/payment-profiles\/$/);
   });
 
-  test('an unknown address inside the app goes to the start, which leads to the account', async ({
+  test('an unknown address shows the translated not-found page (status 404) with a way home', async ({
     page,
   }) => {
-    await openSignedIn(page, 'demo.nl@example.com');
-    // Unknown addresses inside the loyalty app go to the loyalty start instead (loyalty-entry.spec.ts).
-    await page.goto('/NL/nl/myaccount/no-such-page');
+    const response = await page.goto('/no-such-page?locale=de-DE');
+    expect(response?.status()).toBe(404);
+    await expect(page.getByRole('heading', { level: 1, name: 'Diese Seite gibt es nicht' })).toBeVisible();
+    await page.getByRole('link', { name: 'Zu meinem Konto' }).click();
+    await signInOnLoginPage(page, 'demo.nl@example.com');
     await expect(page).toHaveURL(/\/NL\/nl\/myaccount$/);
-    await expect(page.getByRole('heading', { level: 1, name: 'Noor de Vries' })).toBeVisible();
+  });
+
+  test('a page whose code cannot be loaded shows the error page with Retry, and Retry recovers', async ({
+    page,
+  }) => {
+    await openSignedIn(page, 'demo.de@example.com');
+    // The FAQ's chunk fails to download (a flaky network, or a deployment replaced the files).
+    await page.route(/\/assets\/loyalty-faq-route-[^/]+\.js$/, (route) => route.abort());
+    await page.goto('/customer/loyalty-ui/faq');
+    await expect(page.getByRole('img', { name: 'Etwas ist schiefgelaufen' })).toBeVisible();
+    const banner = page.getByRole('alert').filter({ hasText: texts('de')['error-banner-title']! });
+    await expect(banner).toBeVisible();
+
+    await page.unroute(/\/assets\/loyalty-faq-route-[^/]+\.js$/);
+    await banner.getByRole('button', { name: texts('de')['error-banner-confirm']! }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(texts('de')['loyalty-faq-title']!);
   });
 });

@@ -68,12 +68,13 @@ describe('routes', () => {
     expect(location.history?.at(-1)).toBe('/DE/de/myaccount');
   });
 
-  it('sends unknown addresses to /', async () => {
+  it('shows the not-found page for an unknown address, with a way home', async () => {
     const { location } = renderApp('/no/such/page');
 
-    await screen.findByRole('heading', { level: 1, name: 'Dora Demo' });
-    // Both redirects replace the entry: Back does not return to the unknown address.
-    expect(location.history).toEqual(['/DE/de/myaccount']);
+    expect(await screen.findByRole('heading', { level: 1, name: 'This page does not exist' })).toBeVisible();
+    // A page load to the start, which signs a visitor in on the way.
+    expect(screen.getByRole('link', { name: 'Go to my account' })).toHaveAttribute('href', '/');
+    expect(location.history).toEqual(['/no/such/page']);
   });
 
   it('shows the payment profiles page', async () => {

@@ -103,9 +103,23 @@ export const loyaltySignupAddress = absoluteLoyaltyPattern(routes.loyalty.signup
 /** Spec §2: the loyalty demo route needs no login. */
 const loyaltyDemoAddress = absoluteLoyaltyPattern(routes.loyalty.demo.pattern);
 
-/** Routes that need no login (spec §6). Everything else requires a signed-in customer. */
+/** The app's addresses that need a signed-in customer (the account area and the loyalty app). */
+function isSignedInAddress(pathname: string): boolean {
+  return (
+    pathname === routes.root.pattern ||
+    matchAccountHome(pathname) !== null ||
+    pathname === appPaths.loyaltyBase ||
+    pathname.startsWith(`${appPaths.loyaltyBase}/`)
+  );
+}
+
+/**
+ * Routes that need no login (spec §6): the payment-profiles target, the loyalty demo, and every
+ * address the app does not have (its not-found page). Everything else requires a signed-in customer.
+ */
 export function isPublicPath(pathname: string): boolean {
-  return routes.paymentProfiles.pattern.test(pathname) || loyaltyDemoAddress.test(pathname);
+  if (routes.paymentProfiles.pattern.test(pathname) || loyaltyDemoAddress.test(pathname)) return true;
+  return !isSignedInAddress(pathname) && !isAuthCallbackPath(pathname);
 }
 
 export function isAuthCallbackPath(pathname: string): boolean {

@@ -42,7 +42,9 @@ export default function AccountHomeRoute() {
       user={user}
       country={home.country}
       language={home.language}
-      actions={auth ? <SignOutButton onSignOut={() => auth.signOut()} /> : null}
+      loyaltyHref={routes.loyalty.entry.href()}
+      // In the native apps the top bar is not shown: the page keeps its own sign-out there.
+      actions={auth && isWebView ? <SignOutButton onSignOut={() => auth.signOut()} /> : null}
     />
   );
 }

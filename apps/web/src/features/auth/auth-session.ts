@@ -138,7 +138,9 @@ export function createAuthSession(options: AuthSessionOptions): AuthSession {
       refresher.stop();
       const idToken = current?.id_token;
       handOver(null);
-      await (await userManager()).signoutRedirect({
+      await (
+        await userManager()
+      ).signoutRedirect({
         ...(idToken ? { id_token_hint: idToken } : {}),
         post_logout_redirect_uri: `${origin}/`,
       });

@@ -11,7 +11,7 @@ import { AccountHome } from './account-home';
 
 const german = contentCollection('de', 'DE', {
   'account-home-title': 'Mein Konto',
-  'account-legal-entity': 'Gesellschaft: {{country}} ({{id}})',
+  'account-contract-country': 'Vertragsland: {{country}}',
   'language-label': 'Sprache',
   'account-settings': 'Einstellungen',
 });
@@ -28,6 +28,7 @@ function renderHome(
       user={demoLoginStatus.user}
       country="DE"
       language="en"
+      loyaltyHref="/customer/loyalty-ui/"
       actions={<button type="button">Sign out</button>}
     />,
     { path: '/DE/en/myaccount', http },
@@ -44,13 +45,23 @@ describe('account home', () => {
     await i18n.changeLanguage('en');
   });
 
-  it("shows the customer's full name, e-mail and legal entity", () => {
+  it("shows the customer's full name, e-mail and the country of their contract, without internal ids", () => {
     renderHome();
 
     expect(screen.getByRole('heading', { level: 1, name: 'Dora Demo' })).toBeInTheDocument();
     expect(screen.getByText('demo.de@example.com')).toBeInTheDocument();
-    expect(screen.getByText('Legal entity: Germany (10)')).toBeInTheDocument();
+    // Issue 7, defect 5: customers saw "Gesellschaft: Deutschland (10)".
+    expect(screen.getByText('Contract country: Germany')).toBeInTheDocument();
+    expect(screen.queryByText(/\(10\)/)).toBeNull();
     expect(screen.getByRole('button', { name: 'Sign out' })).toBeInTheDocument();
+  });
+
+  it('leads to the loyalty programme', () => {
+    renderHome();
+    expect(screen.getByRole('link', { name: /Loyalty programme/ })).toHaveAttribute(
+      'href',
+      '/customer/loyalty-ui/',
+    );
   });
 
   it("offers the legal entity's languages, named in their own language", () => {
@@ -82,7 +93,7 @@ describe('account home', () => {
     expect(useAppStore.getState().activeLanguage).toBe('de');
     expect(document.documentElement.lang).toBe('de');
     expect(screen.getByRole('combobox', { name: 'Sprache' })).toBeInTheDocument();
-    expect(screen.getByText('Gesellschaft: Deutschland (10)')).toBeInTheDocument();
+    expect(screen.getByText('Vertragsland: Deutschland')).toBeInTheDocument();
     await waitFor(() => expect(useAppStore.getState().user?.language).toBe('de_DE'));
     expect(post).toHaveBeenCalledWith('/api/customer/cuda/customer/personaldata/own', { language: 'de_DE' });
     expect(useAppStore.getState().toasts.map((toast) => toast.type)).toEqual(['info']);

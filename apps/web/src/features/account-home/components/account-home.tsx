@@ -1,5 +1,6 @@
 import { useEffect, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'wouter';
 import { legalEntityById, legalEntityByCountry, type SessionUser } from '@roadpass/contracts';
 import { countryName } from '@/lib/i18n/locale';
 import { useAppStore } from '@/lib/state/app-store';
@@ -12,12 +13,14 @@ interface AccountHomeProps {
   /** Country and language of the address (already checked against the customer by the route). */
   country: string;
   language: string;
+  /** Where the loyalty programme starts (the page composes the areas). */
+  loyaltyHref: string;
   /** Extra actions composed in by the page, e.g. sign-out. */
   actions?: ReactNode;
 }
 
 /** The first signed-in page: who is signed in, for which legal entity, and the UI language. */
-export function AccountHome({ user, country, language, actions }: AccountHomeProps) {
+export function AccountHome({ user, country, language, loyaltyHref, actions }: AccountHomeProps) {
   const { t, i18n } = useTranslation();
   const activeLanguage = useAppStore((state) => state.activeLanguage);
   const { apply, switchTo, pending } = useLanguageSwitch(country);
@@ -56,15 +59,28 @@ export function AccountHome({ user, country, language, actions }: AccountHomePro
           </dl>
           {entity && (
             <p className="account-home__entity">
-              {t('account-legal-entity', {
-                defaultValue: 'Legal entity: {{country}} ({{id}})',
+              {t('account-contract-country', {
+                defaultValue: 'Contract country: {{country}}',
                 country: countryName(entity.isoCountry, displayLanguage),
-                id: new Intl.NumberFormat(displayLanguage).format(entity.legalEntityId),
               })}
             </p>
           )}
         </div>
       </div>
+
+      <Link className="card account-home__loyalty" href={loyaltyHref}>
+        <span className="account-home__loyalty-text">
+          <span className="account-home__section-title">
+            {t('account-loyalty-title', 'Loyalty programme')}
+          </span>
+          <span className="account-home__loyalty-lead">
+            {t('account-loyalty-text', 'Collect points with every rental and unlock rewards.')}
+          </span>
+        </span>
+        <span className="account-home__loyalty-arrow" aria-hidden="true">
+          →
+        </span>
+      </Link>
 
       <div className="card account-home__settings">
         <h2 className="account-home__section-title">{t('account-settings', 'Settings')}</h2>

@@ -2,7 +2,14 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
 /** Signs out at the identity provider; the browser leaves the app, so the button stays busy. */
-export function SignOutButton({ onSignOut }: { onSignOut: () => Promise<void> }) {
+export function SignOutButton({
+  onSignOut,
+  compact = false,
+}: {
+  onSignOut: () => Promise<void>;
+  /** The top bar's slim variant. */
+  compact?: boolean;
+}) {
   const { t } = useTranslation();
   const [busy, setBusy] = useState(false);
 
@@ -15,7 +22,12 @@ export function SignOutButton({ onSignOut }: { onSignOut: () => Promise<void> })
   };
 
   return (
-    <button type="button" className="button button--secondary" aria-busy={busy} onClick={signOut}>
+    <button
+      type="button"
+      className={compact ? 'top-bar__link top-bar__sign-out' : 'button button--secondary'}
+      aria-busy={busy}
+      onClick={signOut}
+    >
       {t('sign-out', 'Sign out')}
     </button>
   );
