@@ -138,13 +138,7 @@ describe('loyalty store', () => {
       const http = createFakeHttpClient({ get, patch });
       await store().loadLoyaltyConsents(http, uuid);
 
-      await store().saveConsent(
-        http,
-        uuid,
-        LOYALTY_CORE_CONSENT,
-        { legalEntityId: 10, granted: true },
-        String,
-      );
+      await store().saveConsent(http, uuid, LOYALTY_CORE_CONSENT, { legalEntityId: 10, granted: true });
 
       expect(patch).toHaveBeenCalledWith(
         `/api/customer/consents/v1/customers/${uuid}/consents/${LOYALTY_CORE_CONSENT}`,
@@ -153,23 +147,18 @@ describe('loyalty store', () => {
       expect(store().consents).toEqual([coreConsent(true)]);
     });
 
-    it('turn the violations of a 400 into validation errors and rethrow', async () => {
+    it('rethrow a rejection and keep the stored consents', async () => {
       const violation = { field: 'granted', rule: 'type', message: 'must be boolean' };
       const http = createFakeHttpClient({
-        patch: vi.fn().mockRejectedValue(httpError(400, [violation, violation])),
+        get: vi.fn(async () => ({ data: [coreConsent(false)] }) as never),
+        patch: vi.fn().mockRejectedValue(httpError(400, [violation])),
       });
+      await store().loadLoyaltyConsents(http, uuid);
 
       await expect(
-        store().saveConsent(
-          http,
-          uuid,
-          LOYALTY_CORE_CONSENT,
-          { legalEntityId: 10, granted: true },
-          (v) => v.rule,
-        ),
+        store().saveConsent(http, uuid, LOYALTY_CORE_CONSENT, { legalEntityId: 10, granted: true }),
       ).rejects.toThrow(HttpError);
-
-      expect(store().validationErrors).toEqual({ granted: ['type'] });
+      expect(store().consents).toEqual([coreConsent(false)]);
     });
   });
 
@@ -212,22 +201,8 @@ describe('loyalty store', () => {
     });
   });
 
-  describe('validation errors', () => {
-    it('are collected per attribute without duplicates', () => {
-      store().addValidationError('granted', 'Please accept');
-      store().addValidationError('granted', 'Please accept');
-      store().addValidationError('granted', 'Must be a yes or no');
-      store().addValidationError('legalEntityId', 'Unknown legal entity');
-
-      expect(store().validationErrors).toEqual({
-        granted: ['Please accept', 'Must be a yes or no'],
-        legalEntityId: ['Unknown legal entity'],
-      });
-
-      store().clearValidationErrors();
-      expect(store().validationErrors).toEqual({});
-    });
-  });
+  // Spec §4 "validation errors are collected per attribute without duplicates": lib/forms
+  // (collectMessages, setServerErrors) does it for every form; tested in server-errors.test.ts.
 
   describe('history', () => {
     it('loads the first page (index 0, page size 100) and sets the next page number to 1', async () => {

@@ -7,10 +7,9 @@ import {
   type LoyaltyHistoryEntry,
   type LoyaltyPartnerCode,
   type TierList,
-  type Violation,
 } from '@roadpass/contracts';
 import type { LoyaltyRouteName } from '@/config/routes';
-import { isHttpError, type HttpClient } from '@/lib/http';
+import type { HttpClient } from '@/lib/http';
 import { generatePartnerCode } from './api/generate-partner-code';
 import { getCustomerConsents } from './api/get-customer-consents';
 import { getHistoryPage } from './api/get-history-page';
@@ -39,8 +38,6 @@ export interface LoyaltyState {
   /** True when the last consent load failed (the list is then empty, spec §8). */
   consentsFailed: boolean;
   partnerCodes: LoyaltyPartnerCode[];
-  /** Messages per attribute, each once. */
-  validationErrors: Record<string, string[]>;
   history: HistoryState;
   /** The loyalty route shown now and the one before it (signup sends visitors from status back). */
   route: { current: LoyaltyRouteName | null; previous: LoyaltyRouteName | null };
@@ -64,13 +61,15 @@ export interface LoyaltyActions {
     uuid: string,
     options?: { force?: boolean },
   ): Promise<CustomerConsent[]>;
-  /** PATCH one consent; the saved consent replaces the stored one. A 400 becomes validation errors. */
+  /**
+   * PATCH one consent; the saved consent replaces the stored one. A rejection is the caller's (a form
+   * puts a 400's violations on its fields with lib/forms).
+   */
   saveConsent(
     http: HttpClient,
     uuid: string,
     slug: string,
     update: CustomerConsentUpdate,
-    describe: (violation: Violation) => string,
   ): Promise<CustomerConsent>;
   /** Spec §4: stored per slug, replaced if present, else appended. */
   storePartnerCode(code: LoyaltyPartnerCode): void;
@@ -78,9 +77,6 @@ export interface LoyaltyActions {
   loadPartnerCode(http: HttpClient, uuid: string, slug: string): Promise<LoyaltyPartnerCode | null>;
   /** POST to generate the code of a partner reward and store it. */
   generatePartnerCode(http: HttpClient, uuid: string, slug: string): Promise<LoyaltyPartnerCode>;
-  /** Spec §4: validation errors are collected per attribute without duplicates. */
-  addValidationError(attribute: string, message: string): void;
-  clearValidationErrors(): void;
   /** Loads the first page (index 0) afresh. */
   loadHistory(http: HttpClient, uuid: string): Promise<void>;
   /** Appends the next page and moves the page number on; nothing when no more exists or a load runs. */
@@ -109,7 +105,6 @@ export function initialLoyaltyState(): LoyaltyState {
     consents: [],
     consentsFailed: false,
     partnerCodes: [],
-    validationErrors: {},
     history: initialHistory(),
     route: { current: null, previous: null },
   };
@@ -161,19 +156,10 @@ export const useLoyaltyStore = create<LoyaltyStore>()((set, get) => {
       }
     },
 
-    saveConsent: async (http, uuid, slug, update, describe) => {
-      try {
-        const saved = await updateCustomerConsent(http, uuid, slug, update);
-        set((state) => ({ consents: withConsent(state.consents, saved) }));
-        return saved;
-      } catch (error) {
-        if (isHttpError(error) && error.status === 400) {
-          for (const violation of error.body?.violations ?? []) {
-            get().addValidationError(violation.field, describe(violation));
-          }
-        }
-        throw error;
-      }
+    saveConsent: async (http, uuid, slug, update) => {
+      const saved = await updateCustomerConsent(http, uuid, slug, update);
+      set((state) => ({ consents: withConsent(state.consents, saved) }));
+      return saved;
     },
 
     storePartnerCode: (code) =>
@@ -198,15 +184,6 @@ export const useLoyaltyStore = create<LoyaltyStore>()((set, get) => {
       get().storePartnerCode(code);
       return code;
     },
-
-    addValidationError: (attribute, message) =>
-      set((state) => {
-        const known = state.validationErrors[attribute] ?? [];
-        if (known.includes(message)) return state;
-        return { validationErrors: { ...state.validationErrors, [attribute]: [...known, message] } };
-      }),
-
-    clearValidationErrors: () => set({ validationErrors: {} }),
 
     loadHistory: async (http, uuid) => {
       set((state) => ({ history: { ...state.history, loading: true } }));

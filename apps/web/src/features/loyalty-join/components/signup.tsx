@@ -1,8 +1,11 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { LOYALTY_CORE_CONSENT, type ConsentDefinition, type Violation } from '@roadpass/contracts';
 import { routes } from '@/config/routes';
-import { isHttpError, useHttp } from '@/lib/http';
+import { CheckboxField, FormErrors } from '@/components/form';
+import { setServerErrors } from '@/lib/forms/server-errors';
+import { useHttp } from '@/lib/http';
 import { useLoyaltyStore } from '@/lib/loyalty/loyalty-store';
 import { useCustomer } from '@/lib/loyalty/use-customer';
 import { LoadingAnimation } from '@/lib/loyalty/ui/loading-animation';
@@ -49,6 +52,8 @@ export function Signup() {
   );
 }
 
+type Choices = Record<string, boolean>;
+
 function SignupForm({
   required,
   optional,
@@ -60,64 +65,48 @@ function SignupForm({
   const http = useHttp();
   const user = useCustomer();
   const navigate = useLoyaltyNavigate();
-  const validationErrors = useLoyaltyStore((state) => state.validationErrors);
-  const [checked, setChecked] = useState<Record<string, boolean>>({});
-  const [submitting, setSubmitting] = useState(false);
+  const [formMessages, setFormMessages] = useState<string[]>([]);
 
   // The core consent is always asked for, even if the content does not describe it.
   const requiredConsents = required.some((definition) => definition.slug === LOYALTY_CORE_CONSENT)
     ? required
     : [fallbackCoreConsent(t('loyalty-signup-consent-fallback')), ...required];
-  const consentSlugs = new Set([...requiredConsents, ...optional].map((definition) => definition.slug));
-  const errorsOf = (slug: string) => [
-    ...(validationErrors[slug] ?? []),
-    ...(slug === LOYALTY_CORE_CONSENT ? (validationErrors[GRANTED_FIELD] ?? []) : []),
-  ];
-  const otherErrors = Object.entries(validationErrors)
-    .filter(([attribute]) => attribute !== GRANTED_FIELD && !consentSlugs.has(attribute))
-    .flatMap(([, messages]) => messages);
-
-  useEffect(() => () => useLoyaltyStore.getState().clearValidationErrors(), []);
+  const all = [...requiredConsents, ...optional];
+  // Slugs may hold dots; the form keys them by position instead.
+  const fieldOf = (slug: string) => consentFieldId(slug);
+  const { register, handleSubmit, setError, formState } = useForm<Choices>({
+    defaultValues: Object.fromEntries(all.map((definition) => [fieldOf(definition.slug), false])),
+    shouldFocusError: true,
+  });
 
   const describe = (violation: Violation) =>
     t([`loyalty-violation-${violation.rule}`, 'loyalty-violation-generic'], { field: violation.field });
 
-  const toggle = (slug: string, value: boolean) => {
-    setChecked((current) => ({ ...current, [slug]: value }));
-    useLoyaltyStore.getState().clearValidationErrors();
-  };
-
-  const join = async (event: FormEvent) => {
-    event.preventDefault();
-    if (submitting) return;
+  const join = async (choices: Choices) => {
+    setFormMessages([]);
     const loyalty = useLoyaltyStore.getState();
-    loyalty.clearValidationErrors();
-    const missing = requiredConsents.filter((definition) => !checked[definition.slug]);
-    for (const definition of missing)
-      loyalty.addValidationError(definition.slug, t('loyalty-signup-consent-missing'));
-    if (missing.length > 0) {
-      document.getElementById(consentFieldId(missing[0]!.slug))?.focus();
-      return;
-    }
-
-    setSubmitting(true);
     const update = { legalEntityId: user.legalEntityId, granted: true };
     try {
       for (const definition of requiredConsents) {
-        await loyalty.saveConsent(http, user.uuid, definition.slug, update, describe);
+        await loyalty.saveConsent(http, user.uuid, definition.slug, update);
       }
     } catch (error) {
-      setSubmitting(false);
-      if (!isHttpError(error) || error.status !== 400) {
-        useAppStore.getState().addToast({ type: 'error', message: t('loyalty-signup-failed') });
-      }
+      // A 400 goes back onto the consent it names (the PATCH body's "granted" is the core consent).
+      const { handled, formMessages: rest } = setServerErrors(error, setError, {
+        fields: all.map((definition) => fieldOf(definition.slug)),
+        describe,
+        fieldOf: (violation) =>
+          violation.field === GRANTED_FIELD ? fieldOf(LOYALTY_CORE_CONSENT) : fieldOf(violation.field),
+      });
+      if (handled) setFormMessages(rest);
+      else useAppStore.getState().addToast({ type: 'error', message: t('loyalty-signup-failed') });
       return;
     }
 
     // The customer is a member now; an optional choice that could not be saved does not undo that.
-    const chosen = optional.filter((definition) => checked[definition.slug]);
+    const chosen = optional.filter((definition) => choices[fieldOf(definition.slug)]);
     const results = await Promise.allSettled(
-      chosen.map((definition) => loyalty.saveConsent(http, user.uuid, definition.slug, update, describe)),
+      chosen.map((definition) => loyalty.saveConsent(http, user.uuid, definition.slug, update)),
     );
     if (results.some((result) => result.status === 'rejected')) {
       useAppStore.getState().addToast({ type: 'warning', message: t('loyalty-signup-optional-failed') });
@@ -126,47 +115,25 @@ function SignupForm({
   };
 
   const renderConsent = (definition: ConsentDefinition, isRequired: boolean) => {
-    const id = consentFieldId(definition.slug);
-    const errors = errorsOf(definition.slug);
-    const invalid = errors.length > 0;
-    const describedBy = [definition.description ? `${id}-description` : null, invalid ? `${id}-error` : null]
-      .filter(Boolean)
-      .join(' ');
+    const name = fieldOf(definition.slug);
     return (
-      <div key={definition.slug} className={`join__consent${invalid ? ' join__consent--invalid' : ''}`}>
-        <div className="join__consent-choice">
-          <input
-            id={id}
-            type="checkbox"
-            className="join__checkbox"
-            checked={Boolean(checked[definition.slug])}
-            onChange={(event) => toggle(definition.slug, event.target.checked)}
-            required={isRequired}
-            aria-required={isRequired || undefined}
-            aria-invalid={invalid || undefined}
-            aria-describedby={describedBy || undefined}
-          />
-          <label htmlFor={id} className="join__consent-title">
-            {definition.title}
-            {isRequired && <span className="join__required"> ({t('loyalty-signup-required')})</span>}
-          </label>
-        </div>
-        {definition.description && (
-          <p id={`${id}-description`} className="join__consent-description">
-            {definition.description}
-          </p>
-        )}
-        {invalid && (
-          <p id={`${id}-error`} className="join__field-error">
-            {errors.join(' ')}
-          </p>
-        )}
-      </div>
+      <CheckboxField
+        key={definition.slug}
+        id={name}
+        label={definition.title}
+        hint={definition.description || undefined}
+        required={isRequired}
+        requiredLabel={`(${t('loyalty-signup-required')})`}
+        error={formState.errors[name]?.message}
+        inputProps={register(name, {
+          validate: (checked) => !isRequired || checked || t('loyalty-signup-consent-missing'),
+        })}
+      />
     );
   };
 
   return (
-    <form className="card join__form" noValidate onSubmit={(event) => void join(event)}>
+    <form className="card join__form" noValidate onSubmit={(event) => void handleSubmit(join)(event)}>
       <p className="join__lead">{t('loyalty-signup-intro')}</p>
       <fieldset className="join__fieldset">
         <legend className="join__legend">{t('loyalty-signup-terms')}</legend>
@@ -178,29 +145,22 @@ function SignupForm({
           {optional.map((definition) => renderConsent(definition, false))}
         </fieldset>
       )}
-      {otherErrors.length > 0 && (
-        <div className="join__form-errors" role="alert">
-          <ul>
-            {otherErrors.map((message) => (
-              <li key={message}>{message}</li>
-            ))}
-          </ul>
-        </div>
-      )}
+      <FormErrors messages={formMessages} />
       <div className="loyalty-actions">
         <button
           type="submit"
           className="button button--primary"
-          disabled={submitting}
-          aria-busy={submitting || undefined}
+          disabled={formState.isSubmitting}
+          aria-busy={formState.isSubmitting || undefined}
         >
-          {submitting ? t('loyalty-signup-joining') : t('loyalty-signup-join')}
+          {formState.isSubmitting ? t('loyalty-signup-joining') : t('loyalty-signup-join')}
         </button>
       </div>
     </form>
   );
 }
 
+/** A consent's form field (and element id); slugs are letters, digits and dashes. */
 const consentFieldId = (slug: string) => `consent-${slug}`;
 
 function fallbackCoreConsent(title: string): ConsentDefinition {
