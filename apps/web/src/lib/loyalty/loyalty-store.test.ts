@@ -11,7 +11,12 @@ const httpError = (status: number, violations?: { field: string; rule: string; m
   new HttpError({
     status,
     config: { url: '/x' },
-    body: { status, code: status === 400 ? 'validation_failed' : 'x', message: 'failed', violations },
+    body: {
+      status,
+      code: { 400: 'validation_failed', 404: 'partner_code_not_found' }[status] ?? 'internal_error',
+      message: 'failed',
+      violations,
+    },
   });
 const code = (slug: string, value: string): LoyaltyPartnerCode => ({
   slug,

@@ -45,7 +45,12 @@ const httpError = (status: number, violations?: { field: string; rule: string; m
   new HttpError({
     status,
     config: { url: '/x', method: 'PATCH' },
-    body: { status, code: status === 400 ? 'validation_failed' : 'internal_error', message: 'failed', ...(violations ? { violations } : {}) },
+    body: {
+      status,
+      code: status === 400 ? 'validation_failed' : 'internal_error',
+      message: 'failed',
+      ...(violations ? { violations } : {}),
+    },
   });
 
 function renderSignup(

@@ -1,8 +1,8 @@
 import { useTranslation } from 'react-i18next';
-import { tierIconName, type LoyaltyTierDetails, type TierList } from '@roadpass/contracts';
+import { tierIconName, type LoyaltyTierDetails, type TierList, loyaltyErrorCodes } from '@roadpass/contracts';
 import { Icon, TierIcon } from '@/components/tier-icon';
 import { routes } from '@/config/routes';
-import { isHttpError } from '@/lib/http';
+import { hasErrorCode } from '@/lib/http';
 import { formatDate, formatPoints } from '@/lib/loyalty/format';
 import { useLoyaltyLocale } from '@/lib/loyalty/loyalty-locale';
 import { tierProgress } from '@/lib/loyalty/tier-rules';
@@ -18,7 +18,7 @@ export function LoyaltyStatus() {
   const { t } = useTranslation();
   const details = useTierDetails();
   const tiers = useTiers();
-  const notMember = isHttpError(details.error) && details.error.status === 404;
+  const notMember = hasErrorCode(details.error, loyaltyErrorCodes.notAMember);
   const failed = (details.isError && !notMember) || tiers.isError;
   const retry = () => {
     if (details.isError) void details.refetch();

@@ -16,7 +16,12 @@ import { RewardPage } from './reward-page';
 const { uuid } = demoLoginStatus.user;
 const codePath = apiPaths.loyaltyPartnerCode(uuid, 'city-bike');
 const partnerCode = { slug: 'city-bike', code: 'RP-7Q2K-94XD', createdAt: '2026-03-01T10:00:00.000Z' };
-const notFound = () => new HttpError({ status: 404, config: { url: codePath } });
+const notFound = () =>
+  new HttpError({
+    status: 404,
+    config: { url: codePath },
+    body: { status: 404, code: 'partner_code_not_found', message: 'No code yet' },
+  });
 
 /** A fake loyalty server: tier details, tiers, and the partner code once it was generated. */
 function fakeServer(details: LoyaltyTierDetails, existingCode: typeof partnerCode | null = null) {

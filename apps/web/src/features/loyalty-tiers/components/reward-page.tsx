@@ -1,8 +1,8 @@
 import { useTranslation } from 'react-i18next';
-import { tierIconName } from '@roadpass/contracts';
+import { tierIconName, loyaltyErrorCodes } from '@roadpass/contracts';
 import { TierIcon } from '@/components/tier-icon';
 import { routes } from '@/config/routes';
-import { isHttpError } from '@/lib/http';
+import { hasErrorCode } from '@/lib/http';
 import { findReward, isUnlockedFor } from '@/lib/loyalty/tier-rules';
 import { useTierDetails } from '@/lib/loyalty/use-tier-details';
 import { useTiers } from '@/lib/loyalty/use-tiers';
@@ -18,7 +18,7 @@ export function RewardPage({ slug }: { slug: string }) {
   const { t } = useTranslation();
   const tiers = useTiers();
   const details = useTierDetails();
-  const notMember = isHttpError(details.error) && details.error.status === 404;
+  const notMember = hasErrorCode(details.error, loyaltyErrorCodes.notAMember);
   const back = { to: routes.loyalty.tierOverview.build(), label: t('loyalty-back-to-tiers') };
 
   if (tiers.isError || (details.isError && !notMember)) {

@@ -1,8 +1,8 @@
 import { useTranslation } from 'react-i18next';
-import { type TierSlug } from '@roadpass/contracts';
+import { type TierSlug, loyaltyErrorCodes } from '@roadpass/contracts';
 import { Carousel } from '@/components/carousel';
 import { routes } from '@/config/routes';
-import { isHttpError } from '@/lib/http';
+import { hasErrorCode } from '@/lib/http';
 import { useTierDetails } from '@/lib/loyalty/use-tier-details';
 import { useTiers } from '@/lib/loyalty/use-tiers';
 import { InlineError } from '@/lib/loyalty/ui/inline-error';
@@ -16,7 +16,7 @@ export function TierOverview() {
   const tiers = useTiers();
   const details = useTierDetails();
   // A customer who is not a member (404) still sees the tiers, all of them locked.
-  const notMember = isHttpError(details.error) && details.error.status === 404;
+  const notMember = hasErrorCode(details.error, loyaltyErrorCodes.notAMember);
   const failed = tiers.isError || (details.isError && !notMember);
   const customerTier: TierSlug | undefined = details.data?.tier;
   const ready = tiers.data && (details.data || notMember);

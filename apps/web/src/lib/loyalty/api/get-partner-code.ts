@@ -1,10 +1,11 @@
-import { apiPaths, type LoyaltyPartnerCode } from '@roadpass/contracts';
-import { isHttpError, type HttpClient } from '@/lib/http';
+import { apiPaths, loyaltyErrorCodes, type LoyaltyPartnerCode } from '@roadpass/contracts';
+import { hasErrorCode, type HttpClient } from '@/lib/http';
 
 export const PARTNER_CODE_ERROR = 'Loading partner code failed';
 
 /**
- * GET the customer's code for a partner reward; null when none has been generated yet (404). Other
+ * GET the customer's code for a partner reward; null when none has been generated yet (404
+ * partner_code_not_found). Other
  * failures are logged and rethrown (spec §8).
  */
 export async function getPartnerCode(
@@ -15,7 +16,7 @@ export async function getPartnerCode(
   try {
     return await http.get<LoyaltyPartnerCode>(apiPaths.loyaltyPartnerCode(uuid, slug));
   } catch (error) {
-    if (isHttpError(error) && error.status === 404) return null;
+    if (hasErrorCode(error, loyaltyErrorCodes.partnerCodeNotFound)) return null;
     console.error(PARTNER_CODE_ERROR, error);
     throw error;
   }
