@@ -1,6 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useLocation, useSearch } from 'wouter';
 import { withCarriedQuery } from '@/config/routes';
 import { useHttp } from '@/lib/http';
@@ -16,7 +15,6 @@ export type EntryState = { kind: 'loading' } | { kind: 'failed' };
  * responding'. `retry` starts a new round.
  */
 export function useLoyaltyEntry(): { state: EntryState; retry: () => void } {
-  const { t } = useTranslation();
   const http = useHttp();
   const queryClient = useQueryClient();
   const [, navigate] = useLocation();
@@ -45,8 +43,9 @@ export function useLoyaltyEntry(): { state: EntryState; retry: () => void } {
           timer = setTimeout(() => void attempt(retriesLeft - 1), ENTRY_RETRY_DELAY_MS);
           return;
         }
+        // Spec §2's warning, reported once: in the page, where Try again is (issue 7: a toast as well
+        // said it twice and covered the title).
         console.warn('Loyalty service not responding', error);
-        useAppStore.getState().addToast({ type: 'warning', message: t('loyalty-entry-not-responding') });
         setState({ kind: 'failed' });
       }
     };
