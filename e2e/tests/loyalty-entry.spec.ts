@@ -110,3 +110,14 @@ test.describe('the loyalty entry route', () => {
     expect(addresses).toEqual([`${LOYALTY_BASE}/no-such-page`, `${LOYALTY_BASE}/`, `${LOYALTY_BASE}/status`]);
   });
 });
+
+test('the loading screen keeps its text right under the animation', async ({ page }) => {
+  await openSignedIn(page, 'demo.de@example.com');
+  await page.goto(loyaltyUrl('/loading', 'de-DE'));
+  const loading = page.getByRole('status').filter({ hasText: texts('de')['loyalty-loading-text']! });
+  await expect(loading).toBeVisible();
+  const animation = (await loading.locator('svg').boundingBox())!;
+  const text = (await loading.locator('p').boundingBox())!;
+  // Issue 7, defect 8: about 150 px apart before.
+  expect(text.y - (animation.y + animation.height)).toBeLessThanOrEqual(24);
+});

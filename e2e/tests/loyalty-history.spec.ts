@@ -62,4 +62,42 @@ test.describe('the points history', () => {
     await expect(oldestRow).toContainText(t[`loyalty-history-type-${oldest.type}`]!);
     await expect(page.getByText(newest.description, { exact: true })).toHaveCount(0);
   });
+
+  test('one scroll to the end reaches "Load more": the page does not grow under the customer', async ({
+    page,
+  }) => {
+    const t = texts('de');
+    await openLoyalty(page, email, '/history');
+    const loadMore = page.getByRole('button', { name: t['loyalty-history-load-more'] });
+    await expect(loadMore).toBeAttached();
+    // The page as the customer first sees it, once its rows have been laid out.
+    const height = () => page.evaluate(() => document.documentElement.scrollHeight);
+    let heightBefore = -1;
+    await expect
+      .poll(async () => {
+        const previous = heightBefore;
+        heightBefore = await height();
+        return heightBefore === previous;
+      })
+      .toBe(true);
+
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    // Issue 7, defect 7: the page grew by about 400 px here and "Load more" was out of reach.
+    await expect(loadMore).toBeInViewport();
+    expect(await height()).toBeLessThanOrEqual(heightBefore);
+  });
+
+  test('a Hungarian history reads Hungarian only, and its dates stay on one line', async ({ page }) => {
+    const hu = texts('hu');
+    await openLoyalty(page, 'demo.hu@example.com', '/history');
+    const rows = page.locator('.history-row');
+    await expect(rows.first()).toBeVisible();
+    // Issue 7, defect 6: "Welcome bonus" stood in a Hungarian history.
+    await expect(page.getByText(hu['loyalty-history-type-bonus']!, { exact: true })).toHaveCount(1);
+    await expect(page.locator('main')).not.toContainText(/Welcome|bonus|Rental/);
+    for (const date of await page.locator('.history-row__date').all()) {
+      const box = (await date.boundingBox())!;
+      expect(box.height).toBeLessThan(24);
+    }
+  });
 });

@@ -68,20 +68,17 @@ export function demoTarget(tier: TierSlug, rules: readonly TierRule[]): number {
  * `target`. Rentals start at 10 points and the rest is spread over them at random (at most 60 each).
  */
 function manyRentals(profile: DemoProfile, target: number, random: () => number) {
-  const bonuses = new Map([
-    [20, 'Welcome bonus'],
-    [90, 'Spring promotion'],
-    [160, 'Referral bonus'],
-    [230, 'Anniversary bonus'],
-  ]);
+  // Bonuses and adjustments carry no text: a customer reads their translated type ("Bonus",
+  // "Korrektur"), never a source system's English (issue 7, defect 6).
+  const bonuses = new Set([20, 90, 160, 230]);
   const adjustments = new Map([
-    [120, { points: -20, description: 'Correction: rental refunded' }],
-    [200, { points: 15, description: 'Goodwill: car not cleaned' }],
+    [120, -20],
+    [200, 15],
   ]);
   const plan = Array.from({ length: profile.entries }, (_, i) => {
-    if (bonuses.has(i)) return { type: 'bonus' as const, points: 50, description: bonuses.get(i)! };
+    if (bonuses.has(i)) return { type: 'bonus' as const, points: 50, description: '' };
     const adjustment = adjustments.get(i);
-    if (adjustment) return { type: 'adjustment' as const, ...adjustment };
+    if (adjustment) return { type: 'adjustment' as const, points: adjustment, description: '' };
     return { type: 'rental-completed' as const, points: 10, description: '' };
   });
   const rentals = plan.filter((p) => p.type === 'rental-completed');
@@ -105,7 +102,7 @@ function fewRentals(profile: DemoProfile, target: number, random: () => number) 
     description: '',
   }));
   const bonus = Math.max(10, target - rentals.reduce((sum, r) => sum + r.points, 0));
-  return [{ type: 'bonus' as const, points: bonus, description: 'Welcome bonus' }, ...rentals];
+  return [{ type: 'bonus' as const, points: bonus, description: '' }, ...rentals];
 }
 
 /** The demo events of one customer, oldest first, spread over the last ~11 months before `now`. */
@@ -125,7 +122,8 @@ export function planDemoEvents(profile: DemoProfile, rules: readonly TierRule[],
       points: p.points,
       // Within its slot and at least an hour before now, so every event is in the past.
       occurredAt: new Date(Math.min(start + i * step + random() * step * 0.8, now.getTime() - 3_600_000)),
-      description: p.description || `${country}-${(48_210 + n * 7).toString()}`,
+      // A rental's reference, as the rental system would send it: the same in every language.
+      description: p.type === 'rental-completed' ? `${country}-${(48_210 + n * 7).toString()}` : '',
     };
   });
 }

@@ -90,6 +90,18 @@ describe('demo loyalty states (product decisions §3)', () => {
     expect(account!.tier_expiration_date === null).toBe(tier === 'sky-blue');
   });
 
+  // Issue 7, defect 6: "Welcome bonus" in a Hungarian history. Demo entries carry no prose: a
+  // rental's reference (the same in every language) or nothing, and the app names the type.
+  it.each(['de', 'at', 'fr', 'it', 'es', 'hu', 'dk'])(
+    'gives %s history entries no text in any language, only rental references',
+    async (cc) => {
+      const { events } = await ledgerOf(cc);
+      for (const event of events) {
+        expect(event.description).toMatch(event.type === 'rental-completed' ? /^[A-Z]{2}-\d+$/ : /^$/);
+      }
+    },
+  );
+
   it('leaves NL, who has not joined, without loyalty data', async () => {
     const { account, events } = await ledgerOf('nl');
     expect(account).toBeUndefined();

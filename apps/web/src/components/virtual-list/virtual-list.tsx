@@ -39,6 +39,10 @@ export function VirtualList<Item>({
 }: VirtualListProps<Item>) {
   const listRef = useRef<HTMLUListElement>(null);
   const [scrollMargin, setScrollMargin] = useState(0);
+  // Rows not shown yet count with the largest size measured so far: with a fixed guess, the page grew
+  // by hundreds of pixels on the first scroll and "Load more" moved away (issue 7, defect 7). Counting
+  // high, the list can only get shorter as rows are measured, which never hides its end.
+  const [measuredSize, setMeasuredSize] = useState<number | null>(null);
 
   // Content above the list can change height (banners, loaded summaries): follow its offset.
   useLayoutEffect(() => {
@@ -51,7 +55,7 @@ export function VirtualList<Item>({
 
   const virtualizer = useWindowVirtualizer({
     count: items.length,
-    estimateSize: () => estimateSize,
+    estimateSize: () => measuredSize ?? estimateSize,
     overscan,
     scrollMargin,
     getItemKey: getKey ? (index) => getKey(items[index]!, index) : undefined,
@@ -71,7 +75,13 @@ export function VirtualList<Item>({
       {virtualizer.getVirtualItems().map((row) => (
         <li
           key={row.key}
-          ref={virtualizer.measureElement}
+          ref={(element) => {
+            virtualizer.measureElement(element);
+            if (element) {
+              const size = element.getBoundingClientRect().height;
+              if (size > (measuredSize ?? 0)) setMeasuredSize(size);
+            }
+          }}
           data-index={row.index}
           className="virtual-list__row"
           aria-setsize={items.length}
