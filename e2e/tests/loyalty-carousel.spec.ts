@@ -84,7 +84,9 @@ test.describe('the tier carousel', () => {
     expect(movedAfter).toBeLessThan(carouselTiming.initialScrollDelay + 1_500);
     await expect(announcement).toHaveText('');
     await expectSettledOn(carousel, card(2));
-    await expect(card(3)).toHaveCount(0);
+    // A phone shows a peek of the next card (inert); a desktop shows it whole, next to the current one.
+    const wide = testInfo.project.name === 'desktop';
+    await expect(card(3)).toHaveCount(wide ? 1 : 0);
 
     // 50 px: the cards follow the pointer, then settle back on the same card.
     const before = (await card(2).boundingBox())!;
@@ -94,7 +96,7 @@ test.describe('the tier carousel', () => {
     });
     await expectSettledOn(carousel, card(2));
     await expect(dot(2)).toHaveAttribute('aria-current', 'true');
-    await expect(card(3)).toHaveCount(0);
+    await expect(card(3)).toHaveCount(wide ? 1 : 0);
     await expect(announcement).toHaveText('');
 
     // 80 px to the left: the next card becomes current and is announced.
@@ -124,5 +126,48 @@ test.describe('the tier carousel', () => {
     await expect(announcement).toHaveText(cardName(1));
     await expectSettledOn(carousel, card(1));
     await expect(carousel).toBeFocused();
+  });
+
+  test('shows whole cards of their own height, with the pager in reach at once', async ({
+    page,
+  }, testInfo) => {
+    await openLoyalty(page, email, '/tier-overview');
+    const carousel = page.getByRole('region').and(page.locator('[aria-roledescription]'));
+    const dots = carousel.getByRole('group').getByRole('button');
+    await expect(dots).toHaveCount(4);
+    await expect(dots.nth(2)).toHaveAttribute('aria-current', 'true', { timeout: 5_000 });
+    await page.waitForTimeout(carouselTiming.settleDuration + 200);
+
+    // Issue 7, defect 3: the dots came after about 2 400 px of scrolling; now in the first screen.
+    for (const dot of await dots.all()) {
+      await expect(dot).toBeInViewport();
+      const box = (await dot.boundingBox())!;
+      // WCAG 2.2 (2.5.8): a 24 × 24 px target around each 10 px dot.
+      expect(box.width).toBeGreaterThanOrEqual(24);
+      expect(box.height).toBeGreaterThanOrEqual(24);
+    }
+    // Each card is as tall as its content (Royal Gold was stretched to the tallest one).
+    const cards = carousel.locator('.carousel__card');
+    const heights = await cards.evaluateAll((elements) =>
+      elements.map((e) => e.getBoundingClientRect().height),
+    );
+    expect(new Set(heights.map(Math.round)).size).toBeGreaterThan(1);
+
+    // Issue 7, defect 2: on a desktop the neighbours were cut mid-word and the first card was offset.
+    const viewport = (await carousel.locator('.carousel__viewport').boundingBox())!;
+    const heading = (await page.getByRole('heading', { level: 1 }).boundingBox())!;
+    const shown = [];
+    for (const card of await cards.all()) {
+      const box = (await card.boundingBox())!;
+      const overlap = Math.min(box.x + box.width, viewport.x + viewport.width) - Math.max(box.x, viewport.x);
+      if (overlap <= 0) continue;
+      shown.push(box);
+      if (testInfo.project.name === 'desktop') {
+        expect(box.x).toBeGreaterThanOrEqual(viewport.x - 1);
+        expect(box.x + box.width).toBeLessThanOrEqual(viewport.x + viewport.width + 1);
+      }
+    }
+    expect(Math.abs(shown[0]!.x - heading.x)).toBeLessThanOrEqual(1);
+    if (testInfo.project.name === 'desktop') expect(shown).toHaveLength(2);
   });
 });

@@ -244,6 +244,51 @@ export function Carousel({
       tabIndex={0}
       onKeyDown={onKeyDown}
     >
+      {/* The pager first: in reach without scrolling past a tall card (issue 7, defect 3). */}
+      {count > 1 && (showArrows || showPagination) && (
+        <div className="carousel__controls">
+          {showArrows && (
+            <button
+              type="button"
+              className="carousel__arrow"
+              data-carousel-control=""
+              aria-label={t('carousel-previous')}
+              aria-disabled={atStart || undefined}
+              onClick={() => !atStart && goTo(current - 1)}
+            >
+              <Icon name="chevron-left" size="xs" />
+            </button>
+          )}
+          {showPagination && (
+            <div className="carousel__dots" role="group" aria-label={t('carousel-pagination')}>
+              {cards.map((card, index) => (
+                <button
+                  key={(card as { key?: string | null }).key ?? index}
+                  type="button"
+                  className={index === current ? 'carousel__dot carousel__dot--active' : 'carousel__dot'}
+                  data-carousel-control=""
+                  aria-label={t('carousel-go-to', { index: index + 1, count })}
+                  aria-current={index === current ? 'true' : undefined}
+                  onClick={() => goTo(index)}
+                />
+              ))}
+            </div>
+          )}
+          {showArrows && (
+            <button
+              type="button"
+              className="carousel__arrow"
+              data-carousel-control=""
+              aria-label={t('carousel-next')}
+              aria-disabled={atEnd || undefined}
+              onClick={() => !atEnd && goTo(current + 1)}
+            >
+              <Icon name="chevron-right" size="xs" />
+            </button>
+          )}
+        </div>
+      )}
+
       <div
         ref={viewportRef}
         className="carousel__viewport"
@@ -295,50 +340,6 @@ export function Carousel({
           ))}
         </div>
       </div>
-
-      {count > 1 && (showArrows || showPagination) && (
-        <div className="carousel__controls">
-          {showArrows && (
-            <button
-              type="button"
-              className="carousel__arrow"
-              data-carousel-control=""
-              aria-label={t('carousel-previous')}
-              aria-disabled={atStart || undefined}
-              onClick={() => !atStart && goTo(current - 1)}
-            >
-              <Icon name="chevron-left" size="xs" />
-            </button>
-          )}
-          {showPagination && (
-            <div className="carousel__dots" role="group" aria-label={t('carousel-pagination')}>
-              {cards.map((card, index) => (
-                <button
-                  key={(card as { key?: string | null }).key ?? index}
-                  type="button"
-                  className={index === current ? 'carousel__dot carousel__dot--active' : 'carousel__dot'}
-                  data-carousel-control=""
-                  aria-label={t('carousel-go-to', { index: index + 1, count })}
-                  aria-current={index === current ? 'true' : undefined}
-                  onClick={() => goTo(index)}
-                />
-              ))}
-            </div>
-          )}
-          {showArrows && (
-            <button
-              type="button"
-              className="carousel__arrow"
-              data-carousel-control=""
-              aria-label={t('carousel-next')}
-              aria-disabled={atEnd || undefined}
-              onClick={() => !atEnd && goTo(current + 1)}
-            >
-              <Icon name="chevron-right" size="xs" />
-            </button>
-          )}
-        </div>
-      )}
 
       <p className="visually-hidden" aria-live="polite" aria-atomic="true">
         {announcement}
