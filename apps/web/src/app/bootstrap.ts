@@ -74,6 +74,8 @@ export async function startApp(services: AppServices, env: StartUpEnvironment): 
     });
   const translate = () => {
     const { locale: lc, country } = locale();
+    // Pages without a customer (the demo, say) show this country's content.
+    if (!useAppStore.getState().user) useAppStore.getState().setHomeLocation(country);
     return loadTranslations({
       http: services.http,
       queryClient: services.queryClient,

@@ -15,9 +15,12 @@ export function loyaltyLocale(activeLanguage: string, legalEntityIso: string | u
   return { formatLocale, contentLocale: normaliseLocale(formatLocale), legalEntityIso: country };
 }
 
-/** The locale of the signed-in customer's loyalty screens (DE when nobody is signed in). */
+/**
+ * The locale of the loyalty screens: the signed-in customer's country, or on the public demo the
+ * country start-up chose (from ?locale=, the preference or the browser; DE by default).
+ */
 export function useLoyaltyLocale(): LoyaltyLocale {
   const activeLanguage = useAppStore((state) => state.activeLanguage);
-  const legalEntityIso = useAppStore((state) => state.user?.legalEntityIso);
+  const legalEntityIso = useAppStore((state) => state.user?.legalEntityIso ?? state.homeLocation);
   return loyaltyLocale(activeLanguage, legalEntityIso);
 }

@@ -71,6 +71,8 @@ export interface AppActions {
   /** The banner's close: hides the banner only. */
   closeBanner(): void;
   setUser(user: SessionUser | null): void;
+  /** The country the app shows (the customer's, or on a public page the requested or browser's). */
+  setHomeLocation(country: string): void;
   addToast(
     toast: Omit<Toast, 'id' | 'autoClose' | 'type'> & Partial<Pick<Toast, 'autoClose' | 'type'>>,
   ): number;
@@ -138,6 +140,7 @@ export const useAppStore = create<AppStore>()((set, get) => ({
         ? { user, legalEntityId: user.legalEntityId, homeLocation: user.legalEntityIso.toUpperCase() }
         : { user: null },
     ),
+  setHomeLocation: (country) => set({ homeLocation: country.toUpperCase() }),
   addToast: ({ message, type = 'info', autoClose = true }) => {
     const id = nextToastId++;
     set((state) => ({ toasts: [...state.toasts, { id, message, type, autoClose }] }));

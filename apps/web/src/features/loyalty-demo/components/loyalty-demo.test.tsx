@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Tier, TierList, TierSlug } from '@roadpass/contracts';
@@ -140,40 +140,23 @@ describe('the loyalty demo page', () => {
     expect(screen.queryByRole('region', { name: 'Loyalty tiers' })).not.toBeInTheDocument();
   });
 
-  it('shows every tier icon in every size with its name', async () => {
+  it('is a page for prospective members: no developer labels, and a way to sign in and join', async () => {
     renderDemo();
-    const gallery = screen.getByRole('heading', { level: 2, name: 'Tier icons' }).closest('section')!;
-
-    for (const name of ['General', 'Sky blue', 'Ocean silver', 'Royal gold', 'Sapphire diamond']) {
-      const row = within(gallery).getByRole('heading', { level: 3, name }).closest('li')!;
-      const sizes = [...row.querySelectorAll('svg')].map((svg) => svg.getAttribute('width'));
-      expect(sizes, name).toEqual(['24', '28', '32', '40']);
-      expect(within(row).getByText('lg · 40 px')).toBeInTheDocument();
-    }
     await tierCarousel();
+
+    // Issue 7: the showcase had "xs · 24 px" labels and a button to "Show the error banner".
+    expect(screen.queryByText(/\d+ px/)).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /banner|toast|confirmation/i })).not.toBeInTheDocument();
+    const join = screen.getByRole('link', { name: 'Sign in and join' });
+    expect(join).toHaveAttribute('href', '/customer/loyalty-ui/');
   });
 
-  it('shows a toast that closes itself', async () => {
-    renderDemo();
-    await userEvent.click(screen.getByRole('button', { name: 'Show a confirmation' }));
+  it('shows the tiers of the country start-up chose for a visitor (?locale=hu-HU)', async () => {
+    useAppStore.getState().setHomeLocation('HU');
+    useAppStore.setState({ activeLanguage: 'hu' });
+    const { get } = renderDemo();
 
-    expect(useAppStore.getState().toasts).toEqual([
-      expect.objectContaining({
-        message: 'Done! This is how a confirmation looks. It closes by itself after 5 seconds.',
-        type: 'success',
-        autoClose: true,
-      }),
-    ]);
     await tierCarousel();
-  });
-
-  it('shows the error banner, with the error page and overlay as the shell sets them together', async () => {
-    renderDemo();
-    await userEvent.click(screen.getByRole('button', { name: 'Show the error banner' }));
-
-    await waitFor(() =>
-      expect(useAppStore.getState().error).toEqual({ page: true, overlay: true, banner: true }),
-    );
-    await tierCarousel();
+    expect(get).toHaveBeenCalledWith(tierPath('hu-HU'), { params: { legalEntity: 'HU' } });
   });
 });

@@ -1,11 +1,10 @@
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DemoIcons } from './demo-icons';
-import { DemoMessages } from './demo-messages';
+import { routes } from '@/config/routes';
 import { DemoTiers } from './demo-tiers';
 import './loyalty-demo.css';
 
-/** /demo (spec §2, no login): a public showcase of the loyalty programme and its building blocks. */
+/** /demo (spec §2, no login): the programme for prospective members, its tiers and the way in. */
 export function LoyaltyDemo() {
   const { t } = useTranslation();
 
@@ -20,8 +19,16 @@ export function LoyaltyDemo() {
         <p className="loyalty-demo__lead">{t('loyalty-demo-intro')}</p>
       </header>
       <DemoTiers />
-      <DemoIcons />
-      <DemoMessages />
+      <section className="card loyalty-demo__cta" aria-labelledby="loyalty-demo-cta-title">
+        <h2 id="loyalty-demo-cta-title" className="loyalty-demo__section-title">
+          {t('loyalty-demo-cta-title')}
+        </h2>
+        <p>{t('loyalty-demo-cta-text')}</p>
+        {/* A page load: start-up signs the visitor in, then the programme's start decides. */}
+        <a className="button button--primary" href={routes.loyalty.entry.href()}>
+          {t('loyalty-demo-cta-button')}
+        </a>
+      </section>
     </div>
   );
 }
