@@ -12,6 +12,8 @@ interface RenderOptions {
   /** The in-memory address, with or without a query. */
   path?: string;
   http?: HttpClient;
+  /** The server-data cache, when a test fills it first. */
+  queryClient?: QueryClient;
   /** Extra providers around the tree (app tests add the app's own). */
   wrapper?: (children: ReactNode) => ReactNode;
 }
@@ -24,7 +26,8 @@ export function renderWithProviders(ui: ReactElement, options: RenderOptions = {
   const [path = '/', search = ''] = (options.path ?? '/').split('?');
   const location = memoryLocation({ path, searchPath: search, record: true });
   const http = options.http ?? createFakeHttpClient();
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const queryClient =
+    options.queryClient ?? new QueryClient({ defaultOptions: { queries: { retry: false } } });
   const wrap = options.wrapper ?? ((children: ReactNode) => children);
   const result = render(
     <HttpClientProvider client={http}>

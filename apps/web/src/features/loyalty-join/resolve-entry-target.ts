@@ -3,7 +3,7 @@ import type { SessionUser } from '@roadpass/contracts';
 import { loyaltyRedirectTarget, routes } from '@/config/routes';
 import type { HttpClient } from '@/lib/http';
 import { tierDetailsQuery } from '@/lib/loyalty/api/get-tier-details';
-import { selectIsMember, useLoyaltyStore } from '@/lib/loyalty/loyalty-store';
+import { ensureLoyaltyConsents, isMember } from '@/lib/loyalty/api/get-customer-consents';
 import { readItem, storageKeys, writeItem } from '@/lib/storage/storage';
 
 /**
@@ -30,10 +30,9 @@ export async function resolveEntryTarget(args: {
 }): Promise<string> {
   const { http, queryClient, user } = args;
   if (!user?.uuid) throw new Error("Couldn't load user information");
-  await useLoyaltyStore.getState().loadLoyaltyConsents(http, user.uuid);
-  const loyalty = useLoyaltyStore.getState();
-  if (loyalty.consentsFailed) throw new Error('Loyalty consents could not be loaded');
-  if (!selectIsMember(loyalty)) return routes.loyalty.onboarding.build();
+  const { consents, failed } = await ensureLoyaltyConsents(queryClient, http, user.uuid);
+  if (failed) throw new Error('Loyalty consents could not be loaded');
+  if (!isMember(consents)) return routes.loyalty.onboarding.build();
   await queryClient.fetchQuery(tierDetailsQuery(http, user.uuid));
   return routes.loyalty.status.build();
 }

@@ -1,9 +1,9 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { LOYALTY_CORE_CONSENT, LOYALTY_PROCESS_ID, type ConsentDefinition } from '@roadpass/contracts';
 import { useHttp } from '@/lib/http';
 import { processConsentsQuery } from '@/lib/loyalty/api/get-process-consents';
-import { selectIsMember, useLoyaltyStore } from '@/lib/loyalty/loyalty-store';
+import { ensureLoyaltyConsents, isMember } from '@/lib/loyalty/api/get-customer-consents';
 import { useCustomer } from '@/lib/loyalty/use-customer';
 import { useAppStore } from '@/lib/state/app-store';
 
@@ -20,6 +20,7 @@ export type SignupConsents =
  */
 export function useSignupConsents(enabled: boolean): SignupConsents {
   const http = useHttp();
+  const queryClient = useQueryClient();
   const user = useCustomer();
   const activeLanguage = useAppStore((state) => state.activeLanguage);
   const [membership, setMembership] = useState<'loading' | 'member' | 'not-member' | 'failed'>('loading');
@@ -31,18 +32,14 @@ export function useSignupConsents(enabled: boolean): SignupConsents {
   useEffect(() => {
     if (!enabled) return;
     let cancelled = false;
-    void useLoyaltyStore
-      .getState()
-      .loadLoyaltyConsents(http, user.uuid)
-      .then(() => {
-        if (cancelled) return;
-        const loyalty = useLoyaltyStore.getState();
-        setMembership(loyalty.consentsFailed ? 'failed' : selectIsMember(loyalty) ? 'member' : 'not-member');
-      });
+    void ensureLoyaltyConsents(queryClient, http, user.uuid).then(({ consents, failed }) => {
+      if (cancelled) return;
+      setMembership(failed ? 'failed' : isMember(consents) ? 'member' : 'not-member');
+    });
     return () => {
       cancelled = true;
     };
-  }, [enabled, http, user.uuid]);
+  }, [enabled, http, queryClient, user.uuid]);
 
   if (membership === 'failed' || definitions.isError) return { kind: 'failed' };
   if (membership === 'member') return { kind: 'member' };

@@ -28,6 +28,6 @@ export async function applyTranslations(collection: ContentCollection): Promise<
   const language = isLanguage(collection.language) ? collection.language : DEFAULT_LANGUAGE;
   i18n.addResourceBundle(language, 'translation', collection.texts, true, true);
   await i18n.changeLanguage(language);
-  useAppStore.getState().setTranslations(language, collection.texts);
+  useAppStore.getState().setActiveLanguage(language);
   document.documentElement.lang = language;
 }

@@ -17,17 +17,12 @@ describe('app state', () => {
     expect(state()).toMatchObject({
       token: null,
       appReady: false,
-      businessModeActive: false,
       contentLoaded: false,
       isWebView: false,
-      navOpen: false,
-      translations: {},
       activeLanguage: 'en',
       error: { page: false, overlay: false, banner: false },
       homeLocation: 'DE',
       legalEntityId: 10,
-      locationId: 1,
-      isBusinessAdmin: false,
       user: null,
     });
   });

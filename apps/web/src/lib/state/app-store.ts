@@ -33,20 +33,14 @@ export interface NotifyDialog {
 export interface AppState {
   token: string | null;
   appReady: boolean;
-  businessModeActive: boolean;
   contentLoaded: boolean;
   isWebView: boolean;
   trackingOptOut: boolean;
-  navOpen: boolean;
-  /** The texts of the active language, as loaded from the content collection. */
-  translations: Record<string, string>;
   activeLanguage: Language;
   error: ErrorFlags;
   errorButtons: ErrorButtons;
   homeLocation: string;
   legalEntityId: number;
-  locationId: number;
-  isBusinessAdmin: false;
   /** Session data of the signed-in customer; null until loaded (or after a failed load). */
   user: SessionUser | null;
   toasts: Toast[];
@@ -60,8 +54,8 @@ export interface AppActions {
   setAppReady(ready: boolean): void;
   setContentLoaded(loaded: boolean): void;
   setEnvironment(flags: { isWebView: boolean; trackingOptOut: boolean }): void;
-  setNavOpen(open: boolean): void;
-  setTranslations(language: Language, texts: Record<string, string>): void;
+  /** The language whose texts are loaded (i18next holds the texts themselves). */
+  setActiveLanguage(language: Language): void;
   /** Sets page, overlay and banner together; setting an error marks the content as loaded. */
   setError(value: boolean, buttons?: ErrorButtons): void;
   /** Flips each of the three error flags. */
@@ -90,19 +84,14 @@ export function initialAppState(): AppState {
   return {
     token: null,
     appReady: false,
-    businessModeActive: false,
     contentLoaded: false,
     isWebView: false,
     trackingOptOut: false,
-    navOpen: false,
-    translations: {},
     activeLanguage: 'en',
     error: { ...noErrors },
     errorButtons: {},
     homeLocation: 'DE',
     legalEntityId: 10,
-    locationId: 1,
-    isBusinessAdmin: false,
     user: null,
     toasts: [],
     notify: null,
@@ -118,8 +107,7 @@ export const useAppStore = create<AppStore>()((set, get) => ({
   setAppReady: (appReady) => set({ appReady }),
   setContentLoaded: (contentLoaded) => set({ contentLoaded }),
   setEnvironment: ({ isWebView, trackingOptOut }) => set({ isWebView, trackingOptOut }),
-  setNavOpen: (navOpen) => set({ navOpen }),
-  setTranslations: (activeLanguage, translations) => set({ activeLanguage, translations }),
+  setActiveLanguage: (activeLanguage) => set({ activeLanguage }),
   setError: (value, buttons = {}) =>
     set(() => ({
       error: { page: value, overlay: value, banner: value },

@@ -4,7 +4,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { apiPaths, type Faq } from '@roadpass/contracts';
 import { HttpError } from '@/lib/http';
 import { i18n } from '@/lib/i18n/i18n';
-import { resetLoyaltyStore, useLoyaltyStore } from '@/lib/loyalty/loyalty-store';
+import { QueryClient } from '@tanstack/react-query';
+import type { CustomerConsent } from '@roadpass/contracts';
+import { loyaltyKeys } from '@/lib/loyalty/api/query-keys';
+import { resetLoyaltyStore } from '@/lib/loyalty/loyalty-store';
 import { coreConsent } from '@/lib/loyalty/testing/loyalty-fixtures';
 import { renderLoyalty } from '@/lib/loyalty/testing/render-loyalty';
 import { applyRealTranslations } from '@/lib/loyalty/testing/translations';
@@ -23,10 +26,16 @@ const faq: Faq = {
   ],
 };
 
-function renderFaq(get: (url: string, config?: unknown) => Promise<unknown>) {
+function renderFaq(get: (url: string, config?: unknown) => Promise<unknown>, consents?: CustomerConsent[]) {
   const fake = vi.fn(get);
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  if (consents) queryClient.setQueryData(loyaltyKeys.consents(demoLoginStatus.user.uuid), consents);
   return {
-    ...renderLoyalty(<LoyaltyFaq />, { path: '/faq', http: createFakeHttpClient({ get: fake as never }) }),
+    ...renderLoyalty(<LoyaltyFaq />, {
+      path: '/faq',
+      http: createFakeHttpClient({ get: fake as never }),
+      queryClient,
+    }),
     get: fake,
   };
 }
@@ -59,8 +68,7 @@ describe('loyalty FAQ', () => {
 
   it('leads a member back to the status and somebody who has not joined back to the onboarding', async () => {
     await applyRealTranslations('en');
-    useLoyaltyStore.setState({ consents: [coreConsent(false)] });
-    renderFaq(async () => faq);
+    renderFaq(async () => faq, [coreConsent(false)]);
 
     expect(screen.getByRole('link', { name: 'Back' })).toHaveAttribute(
       'href',
@@ -68,8 +76,7 @@ describe('loyalty FAQ', () => {
     );
     cleanup();
 
-    useLoyaltyStore.setState({ consents: [coreConsent(true)] });
-    renderFaq(async () => faq);
+    renderFaq(async () => faq, [coreConsent(true)]);
     expect(screen.getByRole('link', { name: 'Back to my status' })).toHaveAttribute(
       'href',
       '/customer/loyalty-ui/status',

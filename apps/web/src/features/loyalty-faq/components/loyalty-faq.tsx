@@ -5,7 +5,7 @@ import { routes } from '@/config/routes';
 import { useHttp } from '@/lib/http';
 import { faqQuery } from '@/lib/loyalty/api/get-faq';
 import { useLoyaltyLocale } from '@/lib/loyalty/loyalty-locale';
-import { useLoyaltyStore } from '@/lib/loyalty/loyalty-store';
+import { useCachedLoyaltyConsents } from '@/lib/loyalty/use-loyalty-consents';
 import { InlineError } from '@/lib/loyalty/ui/inline-error';
 import { LoyaltyPage } from '@/lib/loyalty/ui/loyalty-page';
 import './loyalty-faq.css';
@@ -13,9 +13,7 @@ import './loyalty-faq.css';
 /** Back to the onboarding for a known non-member, else to the status (which handles non-members too). */
 function useBackLink() {
   const { t } = useTranslation();
-  const core = useLoyaltyStore((state) =>
-    state.consents.find((consent) => consent.slug === LOYALTY_CORE_CONSENT),
-  );
+  const core = useCachedLoyaltyConsents()?.find((consent) => consent.slug === LOYALTY_CORE_CONSENT);
   return core && !core.granted
     ? { to: routes.loyalty.onboarding.build(), label: t('loyalty-back') }
     : { to: routes.loyalty.status.build(), label: t('loyalty-back-to-status') };

@@ -4,7 +4,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { apiPaths } from '@roadpass/contracts';
 import { HttpError } from '@/lib/http';
 import { i18n } from '@/lib/i18n/i18n';
-import { resetLoyaltyStore, useLoyaltyStore } from '@/lib/loyalty/loyalty-store';
+import { QueryClient, type InfiniteData } from '@tanstack/react-query';
+import type { LoyaltyHistoryPage } from '@roadpass/contracts';
+import { loyaltyKeys } from '@/lib/loyalty/api/query-keys';
+import { resetLoyaltyStore } from '@/lib/loyalty/loyalty-store';
 import { historyEntry, historyPage } from '@/lib/loyalty/testing/loyalty-fixtures';
 import { renderLoyalty } from '@/lib/loyalty/testing/render-loyalty';
 import { applyRealTranslations } from '@/lib/loyalty/testing/translations';
@@ -16,11 +19,23 @@ import { LoyaltyHistory } from './loyalty-history';
 const historyPath = apiPaths.loyaltyHistory(demoLoginStatus.user.uuid);
 type GetConfig = { params?: { page_index?: number; page_size?: number } };
 
-function renderHistory(get: (url: string, config?: GetConfig) => Promise<unknown>) {
+function renderHistory(
+  get: (url: string, config?: GetConfig) => Promise<unknown>,
+  queryClient?: QueryClient,
+) {
   const fake = vi.fn(get);
   const http = createFakeHttpClient({ get: fake as never });
-  return { ...renderLoyalty(<LoyaltyHistory />, { path: '/history', http }), get: fake };
+  return {
+    ...renderLoyalty(<LoyaltyHistory />, { path: '/history', http, ...(queryClient ? { queryClient } : {}) }),
+    get: fake,
+  };
 }
+
+/** The entries the one cache holds for the customer's history. */
+const cachedEntries = (queryClient: QueryClient) =>
+  queryClient
+    .getQueryData<InfiniteData<LoyaltyHistoryPage>>(loyaltyKeys.history(demoLoginStatus.user.uuid))!
+    .pages.flatMap((page) => page.content);
 
 /** A server holding `total` entries. */
 const serverWith = (total: number) => async (url: string, config?: GetConfig) => {
@@ -50,7 +65,7 @@ describe('loyalty history', () => {
   });
 
   it('loads page 0 with 100 entries and offers more while totalPages exceeds the next page', async () => {
-    const { get } = renderHistory(serverWith(250));
+    const { get, queryClient } = renderHistory(serverWith(250));
 
     await vi.waitFor(() => expect(summary()).toHaveTextContent('100 of 250 entries loaded'));
     expect(get).toHaveBeenCalledWith(historyPath, { params: { page_size: 100, page_index: 0 } });
@@ -66,9 +81,8 @@ describe('loyalty history', () => {
     expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
     expect(get.mock.calls.map(([, config]) => config?.params?.page_index)).toEqual([0, 1, 2]);
     expect(
-      useLoyaltyStore
-        .getState()
-        .history.content.map((entry) => entry.id)
+      cachedEntries(queryClient)
+        .map((entry) => entry.id)
         .slice(98, 102),
     ).toEqual(['entry-98', 'entry-99', 'entry-100', 'entry-101']);
   });
@@ -83,10 +97,15 @@ describe('loyalty history', () => {
 
     const busy = screen.getByRole('button', { name: 'Loading more…' });
     expect(busy).toHaveAttribute('aria-busy', 'true');
-    expect(busy).toBeDisabled();
+    expect(busy).toHaveAttribute('aria-disabled', 'true');
+    // Issue 10, finding 14: a disabled button dropped the keyboard focus; this one keeps it.
+    expect(busy).toHaveFocus();
+    await userEvent.click(busy);
 
     release();
-    expect(await screen.findByRole('button', { name: 'Load more' })).toBeEnabled();
+    const ready = await screen.findByRole('button', { name: 'Load more' });
+    expect(ready).not.toHaveAttribute('aria-disabled');
+    expect(ready).toHaveFocus();
     expect(get).toHaveBeenCalledTimes(2);
   });
 
@@ -138,17 +157,12 @@ describe('loyalty history', () => {
 
   it('keeps the DOM bounded with 10 000 entries loaded (100 pages)', async () => {
     const pages = Array.from({ length: 100 }, (_, index) => historyPage(index, 10_000));
-    useLoyaltyStore.setState({
-      history: {
-        content: pages.flatMap((page) => page.content),
-        totalPages: 100,
-        totalElements: 10_000,
-        nextPage: 100,
-        loading: false,
-        loaded: true,
-      },
+    const queryClient = new QueryClient();
+    queryClient.setQueryData(loyaltyKeys.history(demoLoginStatus.user.uuid), {
+      pages,
+      pageParams: pages.map((_, index) => index),
     });
-    const { get } = renderHistory(serverWith(10_000));
+    const { get } = renderHistory(serverWith(10_000), queryClient);
 
     expect(summary()).toHaveTextContent('10.000 of 10.000 entries loaded');
     // 768 px / 76 px ≈ 11 rows on screen, plus the overscan.

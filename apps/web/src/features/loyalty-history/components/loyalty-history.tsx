@@ -1,4 +1,5 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { LoyaltyHistoryEntry } from '@roadpass/contracts';
 import { VirtualList } from '@/components/virtual-list';
@@ -6,7 +7,7 @@ import { routes } from '@/config/routes';
 import { useHttp } from '@/lib/http';
 import { formatPoints } from '@/lib/loyalty/format';
 import { useLoyaltyLocale } from '@/lib/loyalty/loyalty-locale';
-import { selectHasMoreHistory, useLoyaltyStore } from '@/lib/loyalty/loyalty-store';
+import { historyQuery } from '@/lib/loyalty/api/get-history-page';
 import { useCustomer } from '@/lib/loyalty/use-customer';
 import { InlineError } from '@/lib/loyalty/ui/inline-error';
 import { LoyaltyPage } from '@/lib/loyalty/ui/loyalty-page';
@@ -24,62 +25,48 @@ export function LoyaltyHistory() {
   const http = useHttp();
   const { uuid } = useCustomer();
   const { formatLocale } = useLoyaltyLocale();
-  const history = useLoyaltyStore((state) => state.history);
-  const hasMore = useLoyaltyStore(selectHasMoreHistory);
-  const [failure, setFailure] = useState<'first' | 'more' | null>(null);
-
-  const loadFirst = useCallback(() => {
-    useLoyaltyStore
-      .getState()
-      .loadHistory(http, uuid)
-      .catch(() => setFailure('first'));
-  }, [http, uuid]);
-
-  const retryFirst = () => {
-    setFailure(null);
-    loadFirst();
-  };
+  // Kept in the one cache: coming back shows what was loaded, from the top.
+  const history = useInfiniteQuery(historyQuery(http, uuid));
+  const content = useMemo(() => (history.data?.pages ?? []).flatMap((page) => page.content), [history.data]);
+  const totalElements = history.data?.pages.at(-1)?.totalElements ?? 0;
+  const loadingMore = history.isFetchingNextPage;
 
   const loadMore = () => {
-    setFailure(null);
-    useLoyaltyStore
-      .getState()
-      .loadMoreHistory(http, uuid)
-      .catch(() => setFailure('more'));
+    // While a page loads the button stays focusable (aria-disabled): the focus is not lost.
+    if (!loadingMore) void history.fetchNextPage();
   };
 
-  // The history is kept in the store: coming back shows what was loaded, from the top.
-  useEffect(() => {
-    const { loaded, loading } = useLoyaltyStore.getState().history;
-    if (!loaded && !loading) loadFirst();
-  }, [loadFirst]);
-
-  const loadingFirst = !history.loaded && failure === null;
   const summary = t('loyalty-history-loaded', {
-    shown: formatPoints(history.content.length, formatLocale),
-    total: formatPoints(history.totalElements, formatLocale),
+    shown: formatPoints(content.length, formatLocale),
+    total: formatPoints(totalElements, formatLocale),
   });
+  const firstFailed = history.isError && !history.data;
+  const moreFailed = history.isFetchNextPageError;
 
   return (
     <LoyaltyPage
       title={t('loyalty-history-title')}
       back={{ to: routes.loyalty.status.build(), label: t('loyalty-back-to-status') }}
       className="loyalty-history"
-      busy={history.loading}
+      busy={history.isFetching}
     >
-      {failure === 'first' ? (
-        <InlineError message={t('loyalty-load-error')} onRetry={retryFirst} />
-      ) : loadingFirst ? (
+      {firstFailed ? (
+        <InlineError
+          message={t('loyalty-load-error')}
+          onRetry={() => void history.refetch()}
+          retrying={history.isFetching}
+        />
+      ) : history.isPending ? (
         <div className="loyalty-history__skeleton" aria-hidden="true">
           {[0, 1, 2, 3, 4].map((index) => (
             <span key={index} className="loyalty-skeleton loyalty-history__skeleton-row" />
           ))}
         </div>
-      ) : history.content.length === 0 ? (
+      ) : content.length === 0 ? (
         <p className="card loyalty-history__empty">{t('loyalty-history-empty')}</p>
       ) : (
         <VirtualList
-          items={history.content}
+          items={content}
           getKey={entryKey}
           estimateSize={76}
           label={t('loyalty-history-list-label')}
@@ -90,21 +77,21 @@ export function LoyaltyHistory() {
 
       {/* Always present, so that each completed load is announced without moving focus. */}
       <p className="loyalty-history__summary" role="status" aria-atomic="true">
-        {history.content.length > 0 ? summary : ''}
+        {content.length > 0 ? summary : ''}
       </p>
 
-      {failure === 'more' && <InlineError message={t('loyalty-load-error')} onRetry={loadMore} />}
+      {moreFailed && <InlineError message={t('loyalty-load-error')} onRetry={loadMore} />}
 
-      {history.loaded && hasMore && failure !== 'more' && (
+      {history.hasNextPage && !moreFailed && (
         <div className="loyalty-actions loyalty-history__more">
           <button
             type="button"
             className="button button--secondary"
             onClick={loadMore}
-            disabled={history.loading}
-            aria-busy={history.loading || undefined}
+            aria-disabled={loadingMore || undefined}
+            aria-busy={loadingMore || undefined}
           >
-            {history.loading ? t('loyalty-history-loading-more') : t('loyalty-history-load-more')}
+            {loadingMore ? t('loyalty-history-loading-more') : t('loyalty-history-load-more')}
           </button>
         </div>
       )}

@@ -1,10 +1,12 @@
 import { useEffect, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { LOYALTY_CORE_CONSENT, type ConsentDefinition, type Violation } from '@roadpass/contracts';
 import { routes } from '@/config/routes';
 import { CheckboxField, FormErrors } from '@/components/form';
 import { setServerErrors } from '@/lib/forms/server-errors';
+import { saveConsent } from '@/lib/loyalty/api/update-customer-consent';
 import { useHttp } from '@/lib/http';
 import { useLoyaltyStore } from '@/lib/loyalty/loyalty-store';
 import { useCustomer } from '@/lib/loyalty/use-customer';
@@ -63,6 +65,7 @@ function SignupForm({
 }) {
   const { t } = useTranslation();
   const http = useHttp();
+  const queryClient = useQueryClient();
   const user = useCustomer();
   const navigate = useLoyaltyNavigate();
   const [formMessages, setFormMessages] = useState<string[]>([]);
@@ -84,11 +87,10 @@ function SignupForm({
 
   const join = async (choices: Choices) => {
     setFormMessages([]);
-    const loyalty = useLoyaltyStore.getState();
     const update = { legalEntityId: user.legalEntityId, granted: true };
     try {
       for (const definition of requiredConsents) {
-        await loyalty.saveConsent(http, user.uuid, definition.slug, update);
+        await saveConsent(queryClient, http, user.uuid, definition.slug, update);
       }
     } catch (error) {
       // A 400 goes back onto the consent it names (the PATCH body's "granted" is the core consent).
@@ -106,7 +108,7 @@ function SignupForm({
     // The customer is a member now; an optional choice that could not be saved does not undo that.
     const chosen = optional.filter((definition) => choices[fieldOf(definition.slug)]);
     const results = await Promise.allSettled(
-      chosen.map((definition) => loyalty.saveConsent(http, user.uuid, definition.slug, update)),
+      chosen.map((definition) => saveConsent(queryClient, http, user.uuid, definition.slug, update)),
     );
     if (results.some((result) => result.status === 'rejected')) {
       useAppStore.getState().addToast({ type: 'warning', message: t('loyalty-signup-optional-failed') });

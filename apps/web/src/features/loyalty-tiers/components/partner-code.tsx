@@ -1,8 +1,10 @@
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Icon } from '@/components/tier-icon';
 import { useHttp } from '@/lib/http';
-import { selectPartnerCode, useLoyaltyStore } from '@/lib/loyalty/loyalty-store';
+import { generatePartnerCodeMutation } from '@/lib/loyalty/api/generate-partner-code';
+import { partnerCodeQuery } from '@/lib/loyalty/api/get-partner-code';
 import { useCustomer } from '@/lib/loyalty/use-customer';
 import { InlineError } from '@/lib/loyalty/ui/inline-error';
 import { copyToClipboard } from '@/lib/native-bridge';
@@ -15,19 +17,18 @@ import { useAppStore } from '@/lib/state/app-store';
 export function PartnerCode({ slug, partnerName }: { slug: string; partnerName: string }) {
   const { t } = useTranslation();
   const http = useHttp();
+  const queryClient = useQueryClient();
   const { uuid } = useCustomer();
-  const stored = useLoyaltyStore(selectPartnerCode(slug));
-  const lookup = useQuery({
-    queryKey: ['loyalty-partner-code', uuid, slug],
-    queryFn: () => useLoyaltyStore.getState().loadPartnerCode(http, uuid, slug),
-    retry: false,
-  });
+  const copyButton = useRef<HTMLButtonElement>(null);
+  const lookup = useQuery(partnerCodeQuery(http, uuid, slug));
   const generate = useMutation({
-    mutationFn: () => useLoyaltyStore.getState().generatePartnerCode(http, uuid, slug),
+    ...generatePartnerCodeMutation(http, queryClient, uuid, slug),
+    // "Get my code" is replaced by the code: the focus goes to its Copy button, not to the page.
+    onSettled: () => requestAnimationFrame(() => copyButton.current?.focus()),
     onError: () =>
       useAppStore.getState().addToast({ type: 'error', message: t('loyalty-partner-code-failed') }),
   });
-  const code = stored ?? lookup.data ?? null;
+  const code = lookup.data ?? null;
 
   const copy = async (value: string) => {
     const copied = await copyToClipboard(value);
@@ -56,7 +57,12 @@ export function PartnerCode({ slug, partnerName }: { slug: string; partnerName: 
             <p className="partner-code__value" translate="no">
               {code.code}
             </p>
-            <button type="button" className="button button--secondary" onClick={() => void copy(code.code)}>
+            <button
+              ref={copyButton}
+              type="button"
+              className="button button--secondary"
+              onClick={() => void copy(code.code)}
+            >
               <Icon name="copy" size="xs" />
               {t('loyalty-partner-code-copy')}
             </button>

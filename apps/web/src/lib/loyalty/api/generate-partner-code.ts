@@ -1,5 +1,7 @@
 import { apiPaths, type LoyaltyPartnerCode } from '@roadpass/contracts';
+import type { QueryClient } from '@tanstack/react-query';
 import type { HttpClient } from '@/lib/http';
+import { loyaltyKeys } from './query-keys';
 
 export const PARTNER_CODE_GENERATE_ERROR = 'Generating partner code failed';
 
@@ -18,4 +20,19 @@ export async function generatePartnerCode(
     console.error(PARTNER_CODE_GENERATE_ERROR, error);
     throw error;
   }
+}
+
+/** The mutation behind "Get my code": the code it returns becomes its slug's cached code. */
+export function generatePartnerCodeMutation(
+  http: HttpClient,
+  queryClient: QueryClient,
+  uuid: string,
+  slug: string,
+) {
+  return {
+    mutationFn: () => generatePartnerCode(http, uuid, slug),
+    onSuccess: (code: LoyaltyPartnerCode) => {
+      queryClient.setQueryData(loyaltyKeys.partnerCode(uuid, code.slug), code);
+    },
+  };
 }

@@ -1,8 +1,51 @@
-import { apiPaths, type CustomerConsent, type CustomerConsentList } from '@roadpass/contracts';
+import type { QueryClient } from '@tanstack/react-query';
+import {
+  apiPaths,
+  LOYALTY_CORE_CONSENT,
+  type CustomerConsent,
+  type CustomerConsentList,
+} from '@roadpass/contracts';
 import type { HttpClient } from '@/lib/http';
+import { loyaltyKeys } from './query-keys';
 
-/** GET the customer's consents (spec §7). Throws on failure; the loyalty store turns that into []. */
+export const CONSENTS_ERROR = 'Loading loyalty consents failed';
+
+/** GET the customer's consents (spec §7). Throws on failure. */
 export async function getCustomerConsents(http: HttpClient, uuid: string): Promise<CustomerConsent[]> {
   const list = await http.get<CustomerConsentList>(apiPaths.customerConsents(uuid));
   return list.data;
+}
+
+/** Whether the consents include the core loyalty consent, granted (a member of the programme). */
+export const isMember = (consents: readonly CustomerConsent[]): boolean =>
+  consents.some((consent) => consent.slug === LOYALTY_CORE_CONSENT && consent.granted);
+
+/**
+ * Spec §4: the customer's consents are loaded unless the core loyalty consent is already among the
+ * cached ones (unless forced). Spec §8: a failed load is an empty list, with `failed` set.
+ */
+export async function ensureLoyaltyConsents(
+  queryClient: QueryClient,
+  http: HttpClient,
+  uuid: string,
+  options: { force?: boolean } = {},
+): Promise<{ consents: CustomerConsent[]; failed: boolean }> {
+  const key = loyaltyKeys.consents(uuid);
+  const cached = queryClient.getQueryData<CustomerConsent[]>(key);
+  if (!options.force && cached?.some((consent) => consent.slug === LOYALTY_CORE_CONSENT)) {
+    return { consents: cached, failed: false };
+  }
+  try {
+    const consents = await queryClient.fetchQuery({
+      queryKey: key,
+      queryFn: () => getCustomerConsents(http, uuid),
+      staleTime: 0,
+      retry: false,
+    });
+    return { consents, failed: false };
+  } catch (error) {
+    console.error(CONSENTS_ERROR, error);
+    queryClient.setQueryData(key, []);
+    return { consents: [], failed: true };
+  }
 }

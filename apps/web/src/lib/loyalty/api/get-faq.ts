@@ -1,6 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { apiPaths, LOYALTY_FAQ_SLUG, type Faq } from '@roadpass/contracts';
 import type { HttpClient } from '@/lib/http';
+import { loyaltyKeys } from './query-keys';
 
 /** GET the loyalty programme's FAQ in a locale (content, spec §7). */
 export function getFaq(http: HttpClient, locale: string): Promise<Faq> {
@@ -9,7 +10,7 @@ export function getFaq(http: HttpClient, locale: string): Promise<Faq> {
 
 export function faqQuery(http: HttpClient, locale: string) {
   return queryOptions({
-    queryKey: ['loyalty-faq', locale],
+    queryKey: loyaltyKeys.faq(locale),
     queryFn: () => getFaq(http, locale),
     staleTime: Infinity,
     retry: false,

@@ -1,5 +1,12 @@
-import { apiPaths, HISTORY_PAGE_SIZE, type LoyaltyHistoryPage } from '@roadpass/contracts';
+import { infiniteQueryOptions } from '@tanstack/react-query';
+import {
+  apiPaths,
+  HISTORY_FIRST_PAGE,
+  HISTORY_PAGE_SIZE,
+  type LoyaltyHistoryPage,
+} from '@roadpass/contracts';
 import type { HttpClient } from '@/lib/http';
+import { loyaltyKeys } from './query-keys';
 
 export const HISTORY_ERROR = 'Loading loyalty history failed';
 
@@ -17,4 +24,25 @@ export async function getHistoryPage(
     console.error(HISTORY_ERROR, error);
     throw error;
   }
+}
+
+/**
+ * Spec §4's paging: the first page is index 0; the next page number starts at 1 and goes up by one per
+ * page loaded; more exists while totalPages exceeds that next page number.
+ */
+export function nextHistoryPage(lastPage: LoyaltyHistoryPage, loadedPages: number): number | undefined {
+  const next = HISTORY_FIRST_PAGE + loadedPages;
+  return lastPage.totalPages > next ? next : undefined;
+}
+
+/** The points history as pages appended one by one ("Load more"); isFetchingNextPage is the loading flag. */
+export function historyQuery(http: HttpClient, uuid: string) {
+  return infiniteQueryOptions({
+    queryKey: loyaltyKeys.history(uuid),
+    queryFn: ({ pageParam }) => getHistoryPage(http, uuid, pageParam),
+    initialPageParam: HISTORY_FIRST_PAGE,
+    getNextPageParam: (lastPage, pages) => nextHistoryPage(lastPage, pages.length),
+    staleTime: 60_000,
+    retry: false,
+  });
 }

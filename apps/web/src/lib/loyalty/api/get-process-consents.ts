@@ -1,6 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { apiPaths, type ConsentDefinition, type ConsentDefinitionList } from '@roadpass/contracts';
 import type { HttpClient } from '@/lib/http';
+import { loyaltyKeys } from './query-keys';
 
 /** GET the consents of a process (e.g. the loyalty programme) in one language, with their texts. */
 export async function getProcessConsents(
@@ -22,7 +23,7 @@ export function processConsentsQuery(
   language: string,
 ) {
   return queryOptions({
-    queryKey: ['process-consents', legalEntityId, process, language],
+    queryKey: loyaltyKeys.processConsents(legalEntityId, process, language),
     queryFn: () => getProcessConsents(http, legalEntityId, process, language),
     staleTime: Infinity,
     retry: false,

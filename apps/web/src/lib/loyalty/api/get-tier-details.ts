@@ -1,6 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { apiPaths, type LoyaltyTierDetails } from '@roadpass/contracts';
 import type { HttpClient } from '@/lib/http';
+import { loyaltyKeys } from './query-keys';
 
 export const TIER_DETAILS_ERROR = 'Loading loyalty tier details failed';
 
@@ -16,7 +17,7 @@ export async function getTierDetails(http: HttpClient, uuid: string): Promise<Lo
 
 export function tierDetailsQuery(http: HttpClient, uuid: string) {
   return queryOptions({
-    queryKey: ['loyalty-tier-details', uuid],
+    queryKey: loyaltyKeys.tierDetails(uuid),
     queryFn: () => getTierDetails(http, uuid),
     // Points change with rentals: fresh for a minute, then read again on the next visit.
     staleTime: 60_000,

@@ -1,5 +1,7 @@
+import { queryOptions } from '@tanstack/react-query';
 import { apiPaths, type TierList } from '@roadpass/contracts';
 import type { HttpClient } from '@/lib/http';
+import { loyaltyKeys } from './query-keys';
 
 export const TIERS_ERROR = 'Loading loyalty tiers failed';
 
@@ -16,4 +18,15 @@ export async function getTiers(http: HttpClient, locale: string, legalEntityIso:
     console.error(TIERS_ERROR, error);
     throw error;
   }
+}
+
+/** Spec §4: tiers are loaded once and reused (never stale, kept while the app runs). */
+export function tiersQuery(http: HttpClient, locale: string, legalEntityIso: string) {
+  return queryOptions({
+    queryKey: loyaltyKeys.tiers(locale, legalEntityIso),
+    queryFn: () => getTiers(http, locale, legalEntityIso),
+    staleTime: Infinity,
+    gcTime: Infinity,
+    retry: false,
+  });
 }

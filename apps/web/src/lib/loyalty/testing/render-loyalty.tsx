@@ -1,3 +1,4 @@
+import type { QueryClient } from '@tanstack/react-query';
 import type { ReactElement } from 'react';
 import { Route } from 'wouter';
 import { routes } from '@/config/routes';
@@ -9,12 +10,19 @@ import { renderWithProviders } from '@/testing/render';
  * path relative to that base (e.g. '/status?tracking_opt_out=true'). The returned address history
  * holds absolute paths.
  */
-export function renderLoyalty(ui: ReactElement, options: { path?: string; http?: HttpClient } = {}) {
+export function renderLoyalty(
+  ui: ReactElement,
+  options: { path?: string; http?: HttpClient; queryClient?: QueryClient } = {},
+) {
   return renderWithProviders(
     <Route path={routes.loyalty.base} nest>
       {ui}
     </Route>,
-    { path: `${routes.loyalty.base}${options.path ?? '/'}`, ...(options.http ? { http: options.http } : {}) },
+    {
+      path: `${routes.loyalty.base}${options.path ?? '/'}`,
+      ...(options.http ? { http: options.http } : {}),
+      ...(options.queryClient ? { queryClient: options.queryClient } : {}),
+    },
   );
 }
 

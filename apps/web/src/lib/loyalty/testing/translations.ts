@@ -13,5 +13,5 @@ const bundles = { en, de, da } as const;
 export async function applyRealTranslations(language: keyof typeof bundles = 'en'): Promise<void> {
   i18n.addResourceBundle(language, 'translation', bundles[language], true, true);
   await i18n.changeLanguage(language);
-  useAppStore.getState().setTranslations(language, bundles[language]);
+  useAppStore.getState().setActiveLanguage(language);
 }
