@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { skipToken, useQuery } from '@tanstack/react-query';
 import type { CustomerConsent } from '@roadpass/contracts';
 import { loyaltyKeys } from './api/query-keys';
 import { useCustomer } from './use-customer';
@@ -9,5 +9,5 @@ import { useCustomer } from './use-customer';
  */
 export function useCachedLoyaltyConsents(): CustomerConsent[] | undefined {
   const { uuid } = useCustomer();
-  return useQuery<CustomerConsent[]>({ queryKey: loyaltyKeys.consents(uuid), enabled: false }).data;
+  return useQuery<CustomerConsent[]>({ queryKey: loyaltyKeys.consents(uuid), queryFn: skipToken }).data;
 }
