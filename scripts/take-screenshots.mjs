@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// Screenshots of the loyalty screens at phone (390×844) and desktop (1280×800) width, taken from the
-// built app on a fresh embedded database, into docs/screenshots/. Usage: npm run build && npm run screenshots
+// Screenshots of the account home, the loyalty screens, the sign-in and not-found pages at phone
+// (390×844) and desktop (1280×800) width, taken from the built app on a fresh embedded database, into
+// docs/screenshots/. Usage: npm run build && npm run screenshots
 /* global document -- page.evaluate callbacks run in the browser */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -73,7 +74,21 @@ try {
       await settle(page);
       await page.screenshot({ path: path.join(out, `${name}-${size}.png`) });
     }
+    await page.goto(`${baseUrl}/`);
+    await page.waitForURL(/\/DE\/de\/myaccount$/);
+    await settle(page);
+    await page.screenshot({ path: path.join(out, `account-home-${size}.png`) });
+    await page.goto(`${baseUrl}/no-such-page`);
+    await settle(page);
+    await page.screenshot({ path: path.join(out, `not-found-${size}.png`) });
     await context.close();
+
+    const newcomer = await browser.newContext({ viewport });
+    const signInPage = await newcomer.newPage();
+    await signInPage.goto(`${baseUrl}/?locale=de-DE`);
+    await signInPage.waitForURL(/\/auth\/realms\/customer\//);
+    await signInPage.screenshot({ path: path.join(out, `sign-in-${size}.png`) });
+    await newcomer.close();
 
     const visitor = await browser.newContext({ viewport });
     const demo = await visitor.newPage();
