@@ -1,3 +1,4 @@
+import { apiPaths } from '@roadpass/contracts';
 import Fastify, { type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import { Ajv } from 'ajv';
@@ -106,7 +107,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   await app.register(loyaltyContentRoutes, { content: loyaltyContent, contentDir: config.contentDir });
   await app.register(consentRoutes, { customers, content: loyaltyContent });
   await app.register(loyaltyModule, { config, customers, content: loyaltyContent });
-  app.get('/api/openapi.json', { config: { public: true }, schema: { hide: true } }, async () =>
+  app.get(apiPaths.openApiDocument, { config: { public: true }, schema: { hide: true } }, async () =>
     app.swagger(),
   );
 

@@ -23,6 +23,9 @@ export const apiPaths = {
   loyaltyPartnerCode: (uuid: string, slug: string) =>
     `/api/customer/loyalty-service/customer/${encodeURIComponent(uuid)}/partner-code/${encodeURIComponent(slug)}`,
 
+  /** The OpenAPI document of the API. */
+  openApiDocument: '/api/openapi.json',
+
   /** Internal: points events from the rental system (service client token with the loyalty:events scope). */
   internalLoyaltyEvents: '/api/internal/loyalty/events',
 } as const;

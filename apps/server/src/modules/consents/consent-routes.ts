@@ -14,6 +14,7 @@ import {
   LegalEntityIdParam,
   type Language,
   type LegalEntity,
+  apiPaths,
 } from '@roadpass/contracts';
 import { ApiError } from '../../lib/api-error.js';
 import type { LoyaltyContent } from '../content/loyalty-content.js';
@@ -21,6 +22,7 @@ import { requestedLanguage } from '../content/requested-language.js';
 import type { CustomerRepository } from '../customers/customer-repository.js';
 import { signedInCustomer } from '../customers/login-status.js';
 import { consentRecords, saveConsent, type ConsentRecord } from './consent-repository.js';
+import { routePattern, withTextParams } from '../../lib/route-pattern.js';
 
 const errors = { 400: ApiErrorBody, 401: ApiErrorBody, 403: ApiErrorBody, 404: ApiErrorBody };
 const Name = Type.String({ minLength: 1, maxLength: 64 });
@@ -63,7 +65,7 @@ export const consentRoutes: FastifyPluginAsync<{
     );
 
   api.get(
-    '/api/customer/consents/v1/legal-entities/:legalEntityId/consents/:set',
+    routePattern(withTextParams(apiPaths.consentSet), 'legalEntityId', 'set'),
     {
       schema: {
         tags: ['consents'],
@@ -84,7 +86,7 @@ export const consentRoutes: FastifyPluginAsync<{
   );
 
   api.get(
-    '/api/customer/consents/v1/legal-entities/:legalEntityId/processes/:process/consents',
+    routePattern(withTextParams(apiPaths.processConsents), 'legalEntityId', 'process'),
     {
       schema: {
         tags: ['consents'],
@@ -106,7 +108,7 @@ export const consentRoutes: FastifyPluginAsync<{
   );
 
   api.get(
-    '/api/customer/consents/v1/customers/:uuid/consents',
+    routePattern(apiPaths.customerConsents, 'uuid'),
     {
       schema: {
         tags: ['consents'],
@@ -127,7 +129,7 @@ export const consentRoutes: FastifyPluginAsync<{
   );
 
   api.patch(
-    '/api/customer/consents/v1/customers/:uuid/consents/:slug',
+    routePattern(apiPaths.customerConsent, 'uuid', 'slug'),
     {
       schema: {
         tags: ['consents'],

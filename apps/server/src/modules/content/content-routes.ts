@@ -8,9 +8,11 @@ import {
   ContentLocaleParam,
   languageOf,
   normaliseLocale,
+  apiPaths,
 } from '@roadpass/contracts';
 import { ApiError } from '../../lib/api-error.js';
 import type { TranslationSet } from './translations.js';
+import { routePattern } from '../../lib/route-pattern.js';
 
 const collections = new Set([CONTENT_COLLECTION_LOYALTY]);
 
@@ -20,7 +22,7 @@ export const contentRoutes: FastifyPluginAsync<{ translations: TranslationSet }>
   { translations },
 ) => {
   app.withTypeProvider<TypeBoxTypeProvider>().get(
-    '/api/core-web/content/contentCollection/:locale/:collection',
+    routePattern(apiPaths.contentCollection, 'locale', 'collection'),
     {
       config: { public: true },
       schema: {

@@ -16,10 +16,12 @@ import {
   normaliseLocale,
   TierContentQuery,
   TierList,
+  apiPaths,
 } from '@roadpass/contracts';
 import { ApiError } from '../../lib/api-error.js';
 import { LOYALTY_IMAGES_PATH, type LoyaltyContent } from './loyalty-content.js';
 import { requestedLanguage } from './requested-language.js';
+import { routePattern } from '../../lib/route-pattern.js';
 
 /** Content changes with a deployment; a few minutes of caching spares the server without hiding one. */
 const JSON_CACHE = 'public, max-age=300';
@@ -53,7 +55,7 @@ export const loyaltyContentRoutes: FastifyPluginAsync<{
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
 
   api.get(
-    '/api/core-web/content/loyalty/tier/:locale',
+    routePattern(apiPaths.loyaltyTiers, 'locale'),
     {
       config: { public: true },
       schema: {
@@ -82,7 +84,7 @@ export const loyaltyContentRoutes: FastifyPluginAsync<{
   );
 
   api.get(
-    '/api/core-web/content/faq/:slug',
+    routePattern(apiPaths.faq, 'slug'),
     {
       config: { public: true },
       schema: {

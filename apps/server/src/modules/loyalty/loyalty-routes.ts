@@ -19,7 +19,7 @@ import { signedInCustomer } from '../customers/login-status.js';
 import { loyaltyErrors } from './loyalty-errors.js';
 import type { LoyaltyService } from './loyalty-service.js';
 import type { PartnerCodeRow } from './loyalty-repository.js';
-import { routePattern } from './route-pattern.js';
+import { routePattern } from '../../lib/route-pattern.js';
 
 const OwnAccountParams = Type.Object({ uuid: CustomerUuidParam });
 const PartnerCodeParams = Type.Object({ uuid: CustomerUuidParam, slug: RewardSlug });

@@ -14,3 +14,10 @@ export function routePattern<Names extends string[]>(
   });
   return pattern;
 }
+
+/** A builder whose numeric parameters (a legal entity id) take the pattern's text markers too. */
+export function withTextParams<Args extends unknown[]>(
+  builder: (...args: Args) => string,
+): (...args: { [K in keyof Args]: string }) => string {
+  return builder as unknown as (...args: { [K in keyof Args]: string }) => string;
+}
