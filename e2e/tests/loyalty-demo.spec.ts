@@ -65,4 +65,13 @@ test.describe('the loyalty demo', () => {
       await expect(carousel).toContainText(firstTier.text);
     });
   }
+
+  test('reads built-in English, never raw keys, when the texts cannot be loaded', async ({ page }) => {
+    const en = texts('en');
+    await page.route(/\/api\/core-web\/content\/contentCollection\//, (route) => route.abort());
+    await page.goto(`${loyaltyUrl('/demo')}?locale=de-DE`);
+    await expect(page.getByRole('heading', { level: 1, name: en['loyalty-demo-title'] })).toBeVisible();
+    await expect(page.getByRole('link', { name: en['loyalty-demo-cta-button'] })).toBeVisible();
+    await expect(page.locator('body')).not.toContainText(/loyalty-[a-z]+-[a-z-]+/);
+  });
 });

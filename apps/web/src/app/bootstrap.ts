@@ -6,7 +6,7 @@ import { createAuthSession, type AuthSession, type SignInOutcome } from '@/featu
 import { installWebViewTokenSetter } from '@/features/auth/webview-token';
 import { readEnvironment } from '@/lib/environment/environment';
 import { CONTENT_COLLECTION_ERROR, loadTranslations } from '@/lib/i18n/content-collection';
-import { i18n } from '@/lib/i18n/i18n';
+import { applyBuiltInEnglish, i18n } from '@/lib/i18n/i18n';
 import { resolveCountryLanguage, signInUiLocales } from '@/lib/i18n/locale';
 import { readStoredSession, storedSessionKey } from '@/lib/oidc/stored-session';
 import { useAppStore } from '@/lib/state/app-store';
@@ -104,6 +104,8 @@ export async function startApp(services: AppServices, env: StartUpEnvironment): 
       await translate();
     } catch (error) {
       console.error(CONTENT_COLLECTION_ERROR, error);
+      // Built-in English texts, never raw keys (a failed chunk leaves the defaults in the code).
+      await applyBuiltInEnglish().catch(() => undefined);
       store.showNotify({
         title: i18n.t('error-msg-translations', 'Texts could not be loaded'),
         message: i18n.t(

@@ -31,3 +31,18 @@ export async function applyTranslations(collection: ContentCollection): Promise<
   useAppStore.getState().setActiveLanguage(language);
   document.documentElement.lang = language;
 }
+
+/**
+ * The English texts built into the app (content/translations/en.json, a chunk of its own loaded only
+ * when needed): a page that needs no login still reads English, never raw keys, when the content
+ * service cannot be reached.
+ */
+export async function applyBuiltInEnglish(): Promise<void> {
+  const { default: english } = (await import('../../../../../content/translations/en.json')) as {
+    default: Record<string, string>;
+  };
+  i18n.addResourceBundle('en', 'translation', english, true, false);
+  await i18n.changeLanguage('en');
+  useAppStore.getState().setActiveLanguage('en');
+  document.documentElement.lang = 'en';
+}
