@@ -120,9 +120,12 @@ export function consentTitle(language: string, slug: string): string {
   return consents[slug]!.title;
 }
 
-/** Points as the app writes them for a language and country, e.g. 4500 → "4.500" (de-DE). */
-export function formatPoints(points: number, language: string, country: string): string {
-  return new Intl.NumberFormat(`${language}-${country}`, { maximumFractionDigits: 0 }).format(points);
+/**
+ * Points as the app writes them: the way the customer's language writes numbers, whatever the
+ * country, e.g. 4500 → "4.500" (de), "4,500" (en).
+ */
+export function formatPoints(points: number, language: string, _country?: string): string {
+  return new Intl.NumberFormat(language, { maximumFractionDigits: 0 }).format(points);
 }
 
 /**

@@ -13,21 +13,29 @@ function cached<F>(cache: Map<string, F>, locale: string, create: () => F): F {
   return format;
 }
 
-/** Points as the locale writes numbers, e.g. 3 250 (fr), 3.250 (de), 3,250 (en). */
+/**
+ * Numbers follow the language the customer reads, not their country (issue 10: English readers in
+ * Germany saw "4.500 points"): en-DE → en, de-AT → de. Dates keep the country (formatDate).
+ */
+const numberLocale = (locale: string) => locale.split('-')[0] || locale;
+
+/** Points as the customer's language writes numbers, e.g. 3 250 (fr), 3.250 (de), 3,250 (en). */
 export function formatPoints(points: number, locale: string): string {
+  const language = numberLocale(locale);
   return cached(
     numberFormats,
-    locale,
-    () => new Intl.NumberFormat(locale, { maximumFractionDigits: 0 }),
+    language,
+    () => new Intl.NumberFormat(language, { maximumFractionDigits: 0 }),
   ).format(points);
 }
 
 /** Signed points of a history entry: +120, −300 (the sign always shows, zero has none). */
 export function formatSignedPoints(points: number, locale: string): string {
+  const language = numberLocale(locale);
   return cached(
     signedFormats,
-    locale,
-    () => new Intl.NumberFormat(locale, { maximumFractionDigits: 0, signDisplay: 'exceptZero' }),
+    language,
+    () => new Intl.NumberFormat(language, { maximumFractionDigits: 0, signDisplay: 'exceptZero' }),
   ).format(points);
 }
 

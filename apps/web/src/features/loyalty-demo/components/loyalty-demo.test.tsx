@@ -89,8 +89,8 @@ describe('the loyalty demo page', () => {
 
     expect(within(carousel).getByRole('group', { name: 'Royal gold, 3 of 4' })).toBeInTheDocument();
     expect(within(carousel).getByRole('heading', { level: 3, name: 'Royal gold' })).toBeInTheDocument();
-    // Numbers as the visitor's locale (en-DE) writes them.
-    const points = new Intl.NumberFormat('en-DE').format(3000);
+    // Numbers as the visitor's language (English) writes them.
+    const points = new Intl.NumberFormat('en').format(3000);
     expect(within(carousel).getByText(`From ${points} points`)).toBeInTheDocument();
     const royalGoldCard = within(carousel).getByRole('article', { name: 'Royal gold' });
     expect(within(royalGoldCard).getByText('Priority support')).toBeInTheDocument();

@@ -164,7 +164,7 @@ describe('loyalty history', () => {
     });
     const { get } = renderHistory(serverWith(10_000), queryClient);
 
-    expect(summary()).toHaveTextContent('10.000 of 10.000 entries loaded');
+    expect(summary()).toHaveTextContent('10,000 of 10,000 entries loaded');
     // 768 px / 76 px ≈ 11 rows on screen, plus the overscan.
     expect(rows().length).toBeLessThanOrEqual(30);
     expect(rows()[0]).toHaveAttribute('aria-setsize', '10000');

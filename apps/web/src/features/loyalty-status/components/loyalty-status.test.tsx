@@ -79,7 +79,8 @@ describe('loyalty status', () => {
 
     expect(await screen.findByText('You have reached the highest tier.')).toBeInTheDocument();
     expect(screen.queryByRole('progressbar')).not.toBeInTheDocument();
-    expect(screen.getByText('7.200')).toBeInTheDocument();
+    // Numbers as English writes them, whatever the country (issue 10: "4.500 points" in English).
+    expect(screen.getByText('7,200')).toBeInTheDocument();
   });
 
   it('hides the expiry for the entry tier', async () => {
@@ -103,6 +104,6 @@ describe('loyalty status', () => {
     fail = false;
     await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
 
-    expect(await screen.findByText('4.750')).toBeInTheDocument();
+    expect(await screen.findByText('4,750')).toBeInTheDocument();
   });
 });

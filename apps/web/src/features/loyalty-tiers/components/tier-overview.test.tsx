@@ -50,7 +50,7 @@ describe('tier overview', () => {
     const card = screen.getByRole('group', { name: 'Royal Gold, tier 3 of 4' });
     expect(within(card).getByRole('heading', { level: 2, name: 'Royal Gold' })).toBeInTheDocument();
     expect(within(card).getByText('Your tier')).toBeInTheDocument();
-    expect(within(card).getByText('From 3.000 points')).toBeInTheDocument();
+    expect(within(card).getByText('From 3,000 points')).toBeInTheDocument();
   });
 
   it('lists each tier’s rewards as links, locked or unlocked for the customer', async () => {
