@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { httpSignIn } from './http-sign-in.mjs';
+import { spawnServer } from './spawn-server.mjs';
 import { waitFor } from './wait-for-url.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -35,24 +36,7 @@ const measure = (title, url, headers = {}, seconds = duration) =>
     });
   });
 
-// Development mode: the demo customers are needed to sign in.
-const app = spawn(process.execPath, ['apps/server/dist/server.js'], {
-  cwd: root,
-  stdio: ['ignore', 'ignore', 'inherit'],
-  env: {
-    ...process.env,
-    NODE_ENV: 'development',
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    PUBLIC_URL: `http://127.0.0.1:${port}`,
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'warn',
-    // The benchmark measures the server from one address: its rate limits stay out of the way.
-    RATE_LIMIT_PER_ADDRESS: '0',
-    RATE_LIMIT_PER_CUSTOMER: '0',
-    ACCESS_TOKEN_TTL_SECONDS: '3600',
-  },
-});
+const app = spawnServer(port, { DATA_DIR: dataDir, ACCESS_TOKEN_TTL_SECONDS: '3600' });
 
 const baseline = spawn(process.execPath, ['scripts/bench-baseline-server.mjs', String(port + 1)], {
   cwd: root,

@@ -5,15 +5,14 @@
 // Usage: npm run build && npm run bench:events            (embedded PGlite, fresh data dir)
 //        DATABASE_URL=postgres://… npm run bench:events   (a PostgreSQL server)
 // Goals: /config.json p95 under 50 ms while batches run; customer reads at least half the idle rate.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { httpSignIn } from './http-sign-in.mjs';
+import { spawnServer } from './spawn-server.mjs';
 import { waitFor } from './wait-for-url.mjs';
 
-const root = path.resolve(import.meta.dirname, '..');
 const duration = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = 10;
 const port = 19000 + Math.floor(Math.random() * 1000);
@@ -21,23 +20,11 @@ const baseUrl = `http://127.0.0.1:${port}`;
 const dataDir = mkdtempSync(path.join(tmpdir(), 'roadpass-bench-events-'));
 const clientSecret = 'bench-only-secret-0123456789abcdefghijkl';
 
-const server = spawn(process.execPath, ['apps/server/dist/server.js'], {
-  cwd: root,
-  stdio: ['ignore', 'ignore', 'inherit'],
-  env: {
-    ...process.env,
-    NODE_ENV: 'development',
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    PUBLIC_URL: baseUrl,
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'warn',
-    RATE_LIMIT_PER_ADDRESS: '0',
-    RATE_LIMIT_PER_CUSTOMER: '0',
-    ACCESS_TOKEN_TTL_SECONDS: '3600',
-    LOYALTY_CLIENT_SECRET: clientSecret,
-    LOYALTY_EXPIRY_INTERVAL_SECONDS: '0',
-  },
+const server = spawnServer(port, {
+  DATA_DIR: dataDir,
+  ACCESS_TOKEN_TTL_SECONDS: '3600',
+  LOYALTY_CLIENT_SECRET: clientSecret,
+  LOYALTY_EXPIRY_INTERVAL_SECONDS: '0',
 });
 
 /** autocannon on one URL; resolves with requests/s and latency percentiles. */

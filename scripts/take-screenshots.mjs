@@ -3,11 +3,11 @@
 // (390×844) and desktop (1280×800) width, taken from the built app on a fresh embedded database, into
 // docs/screenshots/. Usage: npm run build && npm run screenshots
 /* global document -- page.evaluate callbacks run in the browser */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium } from '@playwright/test';
+import { spawnServer } from './spawn-server.mjs';
 import { waitFor } from './wait-for-url.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -41,20 +41,7 @@ async function settle(page) {
   await page.waitForTimeout(1_800);
 }
 
-const server = spawn(process.execPath, ['apps/server/dist/server.js'], {
-  cwd: root,
-  stdio: ['ignore', 'ignore', 'inherit'],
-  env: {
-    ...process.env,
-    NODE_ENV: 'development',
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    PUBLIC_URL: baseUrl,
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'warn',
-    DATABASE_URL: '',
-  },
-});
+const server = spawnServer(port, { DATA_DIR: dataDir, DATABASE_URL: '' });
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
   args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking'],
