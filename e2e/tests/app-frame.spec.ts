@@ -60,3 +60,25 @@ test.describe('one frame for the account and the loyalty programme', () => {
     await expect(page.locator('.top-bar')).toHaveCount(0);
   });
 });
+
+test.describe('moving between pages', () => {
+  // Issue 10, finding 13: after a navigation the focus stayed on the link of the page before.
+  test('puts the focus on the new page’s heading and announces its title; a page load starts at the top', async ({
+    page,
+  }) => {
+    const de = texts('de');
+    await openSignedIn(page, 'demo.de@example.com');
+    await page.keyboard.press('Tab');
+    await expect(page.getByRole('link', { name: de['skip-to-content'] })).toBeFocused();
+
+    await page.getByRole('link', { name: de['nav-loyalty'], exact: true }).click();
+    const heading = page.getByRole('heading', { level: 1, name: de['loyalty-status-title'] });
+    await expect(heading).toBeFocused();
+    await expect(page.locator('[aria-live="polite"][aria-atomic="true"]').first()).toContainText(
+      de['loyalty-status-title']!,
+    );
+
+    await page.goBack();
+    await expect(page.getByRole('heading', { level: 1, name: 'Dora Demo' })).toBeFocused();
+  });
+});

@@ -100,3 +100,22 @@ test.describe('joining the loyalty programme', () => {
     });
   });
 });
+
+test.describe('at 320 px in German', () => {
+  test.use({ viewport: { width: 320, height: 700 } });
+
+  // Issue 10, finding 16: the signup scrolled sideways once its error showed (WCAG 1.4.10).
+  test('the signup with its error fits the width: nothing scrolls sideways', async ({ page }) => {
+    const email = 'demo.at@example.com';
+    await exclusively(email, async () => {
+      const t = texts('de');
+      await openSignedIn(page, email);
+      await leaveLoyaltyProgramme(page);
+      await page.goto(loyaltyUrl('/signup'));
+      await page.getByRole('button', { name: t['loyalty-signup-join'], exact: true }).click();
+      await expect(page.getByText(t['loyalty-signup-consent-missing']!, { exact: true })).toBeVisible();
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow).toBeLessThanOrEqual(0);
+    });
+  });
+});

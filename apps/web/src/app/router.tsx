@@ -4,6 +4,7 @@ import { loyaltySignupAddress, routes } from '@/config/routes';
 import { useAppStore } from '@/lib/state/app-store';
 import { RootRedirect } from './routes/root-redirect';
 import { RouteErrorBoundary } from './shell/error-boundaries';
+import { useFocusOnNavigation } from './shell/route-focus';
 
 // Route modules are loaded on demand; each is a thin page that composes features.
 const AccountHomeRoute = lazy(() => import('./routes/account-home-route'));
@@ -38,17 +39,23 @@ function useClearErrorsOnNavigation(): void {
 export function AppRoutes() {
   useClearErrorsOnNavigation();
   const [location] = useLocation();
+  const announcement = useFocusOnNavigation(location);
   return (
-    <RouteErrorBoundary resetKey={location}>
-      <Switch>
-        <Route path={routes.root.pattern} component={RootRedirect} />
-        <Route path={routes.accountHome.pattern} component={AccountHomeRoute} />
-        <Route path={routes.paymentProfiles.pattern} component={PaymentProfilesRoute} />
-        <Route path={routes.loyalty.base} nest>
-          <LoyaltyRoutes />
-        </Route>
-        <Route component={NotFoundRoute} />
-      </Switch>
-    </RouteErrorBoundary>
+    <>
+      <p className="visually-hidden" aria-live="polite" aria-atomic="true">
+        {announcement}
+      </p>
+      <RouteErrorBoundary resetKey={location}>
+        <Switch>
+          <Route path={routes.root.pattern} component={RootRedirect} />
+          <Route path={routes.accountHome.pattern} component={AccountHomeRoute} />
+          <Route path={routes.paymentProfiles.pattern} component={PaymentProfilesRoute} />
+          <Route path={routes.loyalty.base} nest>
+            <LoyaltyRoutes />
+          </Route>
+          <Route component={NotFoundRoute} />
+        </Switch>
+      </RouteErrorBoundary>
+    </>
   );
 }
