@@ -50,25 +50,47 @@ function Message({
   ) : null;
 }
 
+const fieldClass = (frame: FieldFrame, variant = '') =>
+  `field${variant}${frame.error ? ' field--invalid' : ''}${frame.className ? ` ${frame.className}` : ''}`;
+
+/**
+ * Label, hint, the control and its error, one under the other; `control` receives the ids and ARIA
+ * attributes that tie it to the hint and the error.
+ */
+function StackedField({
+  frame,
+  control,
+}: {
+  frame: FieldFrame;
+  control: (controlProps: ReturnType<typeof describeField>['controlProps']) => ReactNode;
+}) {
+  const { hintId, errorId, controlProps } = describeField(frame.id, frame);
+  return (
+    <div className={fieldClass(frame)}>
+      <Label htmlFor={frame.id} {...frame} />
+      <Message id={hintId} className="field__hint">
+        {frame.hint}
+      </Message>
+      {control(controlProps)}
+      <Message id={errorId} className="field__error">
+        {frame.error}
+      </Message>
+    </div>
+  );
+}
+
 /** A labelled text input with its hint and error (epic-stack's `Field`). */
 export function Field({
   inputProps,
   ...frame
 }: FieldFrame & { inputProps: ControlProps<InputHTMLAttributes<HTMLInputElement>> }) {
-  const { hintId, errorId, controlProps } = describeField(frame.id, frame);
   return (
-    <div
-      className={`field${frame.error ? ' field--invalid' : ''}${frame.className ? ` ${frame.className}` : ''}`}
-    >
-      <Label htmlFor={frame.id} {...frame} />
-      <Message id={hintId} className="field__hint">
-        {frame.hint}
-      </Message>
-      <input className="field__input" required={frame.required} {...inputProps} {...controlProps} />
-      <Message id={errorId} className="field__error">
-        {frame.error}
-      </Message>
-    </div>
+    <StackedField
+      frame={frame}
+      control={(controlProps) => (
+        <input className="field__input" required={frame.required} {...inputProps} {...controlProps} />
+      )}
+    />
   );
 }
 
@@ -79,9 +101,7 @@ export function CheckboxField({
 }: FieldFrame & { inputProps: ControlProps<InputHTMLAttributes<HTMLInputElement>> }) {
   const { hintId, errorId, controlProps } = describeField(frame.id, frame);
   return (
-    <div
-      className={`field field--checkbox${frame.error ? ' field--invalid' : ''}${frame.className ? ` ${frame.className}` : ''}`}
-    >
+    <div className={fieldClass(frame, ' field--checkbox')}>
       <div className="field__choice">
         <input
           type="checkbox"
@@ -116,31 +136,24 @@ export function SelectField({
   selectProps: ControlProps<SelectHTMLAttributes<HTMLSelectElement>>;
   options: readonly SelectOption[];
 }) {
-  const { hintId, errorId, controlProps } = describeField(frame.id, frame);
   return (
-    <div
-      className={`field${frame.error ? ' field--invalid' : ''}${frame.className ? ` ${frame.className}` : ''}`}
-    >
-      <Label htmlFor={frame.id} {...frame} />
-      <Message id={hintId} className="field__hint">
-        {frame.hint}
-      </Message>
-      <select
-        className="field__input field__select"
-        required={frame.required}
-        {...selectProps}
-        {...controlProps}
-      >
-        {options.map((option) => (
-          <option key={option.value} value={option.value}>
-            {option.label}
-          </option>
-        ))}
-      </select>
-      <Message id={errorId} className="field__error">
-        {frame.error}
-      </Message>
-    </div>
+    <StackedField
+      frame={frame}
+      control={(controlProps) => (
+        <select
+          className="field__input field__select"
+          required={frame.required}
+          {...selectProps}
+          {...controlProps}
+        >
+          {options.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
+            </option>
+          ))}
+        </select>
+      )}
+    />
   );
 }
 
