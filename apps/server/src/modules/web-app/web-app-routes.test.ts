@@ -11,17 +11,18 @@ let dist: string;
 beforeAll(async () => {
   dist = await mkdtemp(path.join(tmpdir(), 'roadpass-dist-'));
   await mkdir(path.join(dist, 'assets'));
-  await writeFile(
-    path.join(dist, 'index.html'),
-    '<!doctype html><title>Roadpass</title><div id="root"></div>',
-  );
+  // Above 1 kB, so the build writes compressed copies of it as well (apps/web/build/precompress.ts).
+  const page = `<!doctype html><title>Roadpass</title><div id="root"></div>${'<link rel="modulepreload">'.repeat(60)}`;
+  await writeFile(path.join(dist, 'index.html'), page);
+  await writeFile(path.join(dist, 'index.html.br'), brotliCompressSync(page));
+  await writeFile(path.join(dist, 'index.html.gz'), gzipSync(page));
   await writeFile(path.join(dist, 'assets', 'index-abc123.js'), 'console.log(1)');
   // What the build's precompression writes next to a file (apps/web/build/precompress.ts).
   const script = `console.log(${JSON.stringify('Roadpass '.repeat(400))})`;
   await writeFile(path.join(dist, 'assets', 'big-def456.js'), script);
   await writeFile(path.join(dist, 'assets', 'big-def456.js.br'), brotliCompressSync(script));
   await writeFile(path.join(dist, 'assets', 'big-def456.js.gz'), gzipSync(script));
-  t = await createTestApp({ webDistDir: dist });
+  t = await createTestApp({ webDistDir: dist, faultInjection: true });
 });
 afterAll(async () => {
   await t.close();
@@ -59,23 +60,42 @@ describe('serving the web app', () => {
     expect(res.body).toBe('console.log(2)');
   });
 
-  it.each(['/wp-admin', '/de/DE/myaccount', '/../etc/passwd', '/DE/de/nothing-here'])(
-    'answers a browser asking for the unknown page %s with the app (its not-found page) and status 404',
-    async (url) => {
-      const res = await t.app.inject({ url, headers: { accept: 'text/html,application/xhtml+xml' } });
+  // Issue "foundations": unknown addresses got raw JSON unless the request said it wanted HTML.
+  it.each([
+    ['/wp-admin', 'text/html,application/xhtml+xml'],
+    ['/wp-admin', 'application/json'],
+    ['/de/DE/myaccount', '*/*'],
+    ['/../etc/passwd', undefined],
+    ['/DE/de/nothing-here?utm_source=mail', undefined],
+  ])(
+    'answers a GET of the unknown page %s (Accept: %s) with the app (its not-found page) and status 404',
+    async (url, accept) => {
+      const res = await t.app.inject({ url, headers: accept ? { accept } : {} });
       expect(res.statusCode).toBe(404);
       expect(res.headers['content-type']).toMatch(/text\/html/);
+      expect(res.headers['cache-control']).toBe('no-cache');
       expect(res.body).toContain('<div id="root">');
     },
   );
 
-  it.each([
-    ['/wp-admin', 'application/json'],
-    ['/assets/missing.js', 'text/html'],
-    ['/auth/realms/customer/nothing', 'text/html'],
-  ])('answers %s (Accept: %s) with a JSON 404', async (url, accept) => {
-    const res = await t.app.inject({ url, headers: { accept } });
+  it('answers a HEAD of an unknown page with the not-found status of the page', async () => {
+    const res = await t.app.inject({ method: 'HEAD', url: '/no/such/page' });
     expect(res.statusCode).toBe(404);
+    expect(res.headers['content-type']).toMatch(/text\/html/);
+    expect(res.body).toBe('');
+  });
+
+  it.each([
+    ['GET', '/assets/missing.js'],
+    ['GET', '/auth/realms/customer/nothing'],
+    ['GET', '/favicon.ico'],
+    ['GET', '/wp-login.php'],
+    ['POST', '/wp-admin'],
+    ['DELETE', '/DE/de/nothing-here'],
+  ])('answers %s %s with the JSON 404 of the API, never the page', async (method, url) => {
+    const res = await t.app.inject({ method: method as 'GET', url, headers: { accept: 'text/html' } });
+    expect(res.statusCode).toBe(404);
+    expect(res.headers['content-type']).toMatch(/application\/json/);
     expect(res.json()).toMatchObject({ status: 404, code: 'not_found' });
   });
 
@@ -104,6 +124,42 @@ describe('serving the web app', () => {
     expect(res.rawPayload.length).toBeLessThan(500);
   });
 
+  it.each([
+    ['/DE/de/myaccount', 200],
+    ['/no/such/page', 404],
+  ])('sends the app page %s compressed too (status %s), never cached', async (url, status) => {
+    const res = await t.app.inject({ url, headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(res.statusCode).toBe(status);
+    expect(res.headers['content-encoding']).toBe('br');
+    expect(res.headers.vary).toMatch(/accept-encoding/i);
+    expect(res.headers['cache-control']).toBe('no-cache');
+    expect(brotliDecompressSync(res.rawPayload).toString()).toContain('<div id="root">');
+  });
+
+  it('answers a HEAD of a compressed file with its headers and no body', async () => {
+    const res = await t.app.inject({
+      method: 'HEAD',
+      url: '/assets/big-def456.js',
+      headers: { 'accept-encoding': 'br' },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-encoding']).toBe('br');
+    expect(res.rawPayload.length).toBe(0);
+  });
+
+  it('answers a repeated request for a compressed file with 304 and no body', async () => {
+    const headers = { 'accept-encoding': 'br' };
+    const first = await t.app.inject({ url: '/assets/big-def456.js', headers });
+    const etag = first.headers.etag as string;
+    expect(etag).toBeTruthy();
+    const again = await t.app.inject({
+      url: '/assets/big-def456.js',
+      headers: { ...headers, 'if-none-match': etag },
+    });
+    expect(again.statusCode).toBe(304);
+    expect(again.rawPayload.length).toBe(0);
+  });
+
   it('sends the file as it is to a client that accepts no compression', async () => {
     const res = await t.app.inject({
       url: '/assets/big-def456.js',
@@ -125,6 +181,36 @@ describe('compressed API responses', () => {
     const plain = await t.app.inject({ url });
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(res.rawPayload.length).toBeLessThan(plain.rawPayload.length / 2);
+  });
+
+  it('says the answer varies with Accept-Encoding, and sends JSON as it is to a client that wants no compression', async () => {
+    const url = '/api/core-web/content/contentCollection/de-DE/loyalty-program';
+    const compressed = await t.app.inject({ url, headers: { 'accept-encoding': 'gzip' } });
+    expect(compressed.headers['content-encoding']).toBe('gzip');
+    expect(compressed.headers.vary).toMatch(/accept-encoding/i);
+    expect(JSON.parse(gunzipSync(compressed.rawPayload).toString())).toHaveProperty('texts');
+
+    const identity = await t.app.inject({ url, headers: { 'accept-encoding': 'identity' } });
+    expect(identity.headers['content-encoding']).toBeUndefined();
+    expect(identity.json()).toHaveProperty('texts');
+  });
+
+  it('answers a HEAD of a large JSON response with headers and no body', async () => {
+    const url = '/api/core-web/content/contentCollection/de-DE/loyalty-program';
+    const res = await t.app.inject({ method: 'HEAD', url, headers: { 'accept-encoding': 'br' } });
+    expect(res.statusCode).toBe(200);
+    expect(res.rawPayload.length).toBe(0);
+  });
+
+  it('sends a 204 without a body or an encoding', async () => {
+    const res = await t.app.inject({
+      method: 'DELETE',
+      url: '/__test__/faults',
+      headers: { 'accept-encoding': 'br, gzip' },
+    });
+    expect(res.statusCode).toBe(204);
+    expect(res.headers['content-encoding']).toBeUndefined();
+    expect(res.rawPayload.length).toBe(0);
   });
 
   it('sends small JSON as it is', async () => {

@@ -18,18 +18,16 @@ export function isAppAddress(pathname: string): boolean {
   return appAddresses.some((pattern) => pattern.test(pathname));
 }
 
-/** Addresses that are never a page: the API, the identity provider and the built files. */
-const programAddresses = /^\/(api|auth|assets)(\/|$)/;
-
-/** Whether an unknown address was asked for by a browser showing a page (not a script or a program). */
-function wantsPage(accept: string | undefined, pathname: string): boolean {
-  return Boolean(accept?.includes('text/html')) && !programAddresses.test(pathname);
-}
+/**
+ * Addresses that are never a page: the API, the identity provider, the built files (under /assets or
+ * named like a file, e.g. /favicon.ico or /wp-login.php). Their unknown addresses keep the JSON 404.
+ */
+const programAddresses = /^\/(api|auth|assets)(\/|$)|\/[^/]*\.[A-Za-z0-9]{1,12}$/;
 
 /**
  * Serves the built web app: hashed assets cached for a year, index.html never cached, and the SPA
- * fallback for the app's addresses. An unknown address gets the app's not-found page (404) when a
- * browser asks for a page, else a JSON 404.
+ * fallback for the app's addresses. Any other GET or HEAD of a page address gets the app's not-found
+ * page (status 404); the API, the identity provider, files and every other method keep the JSON 404.
  */
 export const webAppRoutes: FastifyPluginAsync<{ webDistDir: string }> = async (app, { webDistDir }) => {
   const hasBuild = existsSync(path.join(webDistDir, 'index.html'));
@@ -58,9 +56,9 @@ export const webAppRoutes: FastifyPluginAsync<{ webDistDir: string }> = async (a
     if (hasBuild && isRead && isAppAddress(pathname)) {
       return reply.header('cache-control', 'no-cache').sendFile('index.html');
     }
-    // A person who followed a wrong link gets the app's translated not-found page (status 404) with
-    // a way home; programs (the API, scripts, a missing asset) keep the JSON 404.
-    if (hasBuild && isRead && wantsPage(request.headers.accept, pathname)) {
+    // Any other page address (a wrong link, an old bookmark) gets the app with status 404: it shows
+    // its translated not-found page with a way home. Programs keep the JSON 404.
+    if (hasBuild && isRead && !programAddresses.test(pathname)) {
       return reply.status(404).header('cache-control', 'no-cache').sendFile('index.html');
     }
     return reply.status(404).send({
