@@ -27,7 +27,7 @@ import { loyaltyModule } from './modules/loyalty/loyalty-module.js';
 import { seedDemoData } from './db/seed.js';
 import { startStep } from './lib/start-step.js';
 import { runtimeConfigRoutes } from './modules/runtime-config/runtime-config-routes.js';
-import { webAppRoutes } from './modules/web-app/web-app-routes.js';
+import { webAppFileRoutes, webAppRoutes } from './modules/web-app/web-app-routes.js';
 
 function withFormats(ajv: Ajv): Ajv {
   (ajvFormats as unknown as (ajv: Ajv) => Ajv)(ajv);
@@ -79,7 +79,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   await app.register(requestLog, { config });
   await app.register(securityHeaders, { config });
   await app.register(errors);
-  await app.register(compression);
+  await app.register(compression, { precompressedRoutes: webAppFileRoutes });
   await app.register(database, { config, ...(options.db ? { db: options.db } : {}) });
   if (config.seedDemoData) await startStep('demo data', () => seedDemoData(app.db, loyaltyContent));
   await app.register(swagger, {

@@ -160,6 +160,17 @@ describe('serving the web app', () => {
     expect(again.rawPayload.length).toBe(0);
   });
 
+  it('sends a file the build left uncompressed (under 1 kB) as it is, with its length', async () => {
+    const res = await t.app.inject({
+      url: '/assets/index-abc123.js',
+      headers: { 'accept-encoding': 'gzip, deflate, br' },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-encoding']).toBeUndefined();
+    expect(res.headers['content-length']).toBe('14');
+    expect(res.body).toBe('console.log(1)');
+  });
+
   it('sends the file as it is to a client that accepts no compression', async () => {
     const res = await t.app.inject({
       url: '/assets/big-def456.js',

@@ -4,6 +4,9 @@ import type { FastifyPluginAsync } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { apiErrorCodes } from '@roadpass/contracts';
 
+/** The routes that send the built files: the files carry their build-time compression already. */
+export const webAppFileRoutes = ['/', '/*'] as const;
+
 /** The app's own addresses (product decisions §2): these get index.html, everything else a 404. */
 const appAddresses = [
   /^\/$/,
