@@ -19,6 +19,22 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DATABASE_POOL_SIZE: 'many' })).toThrow(/DATABASE_POOL_SIZE/);
   });
 
+  it('logs JSON for machines and short lines for a person at a development terminal; LOG_FORMAT decides', () => {
+    const terminal = process.stdout.isTTY;
+    try {
+      process.stdout.isTTY = true;
+      expect(loadConfig({ NODE_ENV: 'development' }).logFormat).toBe('pretty');
+      expect(loadConfig({ NODE_ENV: 'production' }).logFormat).toBe('json');
+      expect(loadConfig({ NODE_ENV: 'development', LOG_FORMAT: 'json' }).logFormat).toBe('json');
+      process.stdout.isTTY = false;
+      expect(loadConfig({ NODE_ENV: 'development' }).logFormat).toBe('json');
+      expect(loadConfig({ NODE_ENV: 'production', LOG_FORMAT: 'pretty' }).logFormat).toBe('pretty');
+    } finally {
+      process.stdout.isTTY = terminal;
+    }
+    expect(() => loadConfig({ LOG_FORMAT: 'xml' })).toThrow(/LOG_FORMAT must be pretty or json/);
+  });
+
   it('lists every bad value at once', () => {
     let error: unknown;
     try {
