@@ -1,0 +1,62 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiPaths } from '@roadpass/contracts';
+import { createTestApp, type TestApp } from '../testing/test-app.js';
+import { routePattern, withTextParams } from './route-pattern.js';
+
+describe('routePattern', () => {
+  it('turns an apiPaths builder into a Fastify pattern with named parameters', () => {
+    expect(routePattern(apiPaths.customerConsent, 'uuid', 'slug')).toBe(
+      '/api/customer/consents/v1/customers/:uuid/consents/:slug',
+    );
+    expect(routePattern(withTextParams(apiPaths.processConsents), 'legalEntityId', 'process')).toBe(
+      '/api/customer/consents/v1/legal-entities/:legalEntityId/processes/:process/consents',
+    );
+  });
+});
+
+/** Defined by spec §7 but not served: signing out goes through the identity provider. */
+const notServed = new Set<string>([apiPaths.logout]);
+
+/** A path or pattern with its parameters blanked: '/a/:uuid/b' and '/a/{uuid}/b' both give '/a/{}/b'. */
+const shapeOf = (path: string) => path.replace(/:[^/]+|\{[^}]+\}/g, '{}');
+
+/** Every apiPaths entry as a shape: builders called with one marker per parameter. */
+const contractShapes = Object.values(apiPaths).map((entry) =>
+  typeof entry === 'string'
+    ? entry
+    : shapeOf(
+        routePattern(
+          entry as (...args: string[]) => string,
+          ...Array.from({ length: entry.length }, (_, i) => `p${i}`),
+        ),
+      ),
+);
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t.close();
+});
+
+// Habit 5: a route path is written once, in packages/contracts/src/api-paths.ts.
+describe('API paths written once', () => {
+  it('serves every API operation of the OpenAPI document at a path built from the contracts', () => {
+    const documented = Object.keys((t.app.swagger() as { paths: Record<string, unknown> }).paths)
+      .filter((path) => path.startsWith('/api/'))
+      .map(shapeOf);
+    expect(documented.length).toBeGreaterThan(10);
+    expect(documented.filter((shape) => !contractShapes.includes(shape))).toEqual([]);
+  });
+
+  it('serves every path of the contracts', () => {
+    const documented = new Set(
+      Object.keys((t.app.swagger() as { paths: Record<string, unknown> }).paths).map(shapeOf),
+    );
+    documented.add(apiPaths.openApiDocument);
+    const missing = contractShapes.filter((shape) => !documented.has(shape) && !notServed.has(shape));
+    expect(missing).toEqual([]);
+    expect(t.app.hasRoute({ method: 'GET', url: apiPaths.openApiDocument })).toBe(true);
+  });
+});
