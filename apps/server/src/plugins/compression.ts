@@ -9,8 +9,8 @@ export const COMPRESSION_THRESHOLD_BYTES = 1024;
  * Compresses the API's JSON (and any other compressible reply) above 1 kB for clients that accept
  * brotli or gzip. Brotli at quality 4: most of the gain of 11 at a small part of its CPU, which matters
  * per request. The web app's files come precompressed from the build and are sent as built: their
- * routes (`precompressedRoutes`) are left out, so a file the build left uncompressed (under 1 kB) is
- * not compressed again per request, streamed without a length. The identity provider writes its own
+ * routes (`precompressedRoutes`) are left out, so a file the build left uncompressed (a few bytes) is
+ * not compressed per request (streamed without a length). The identity provider writes its own
  * responses (mounted with middie, they never reach Fastify's reply).
  */
 export default fp<{ precompressedRoutes?: readonly string[] }>(
