@@ -62,6 +62,10 @@ test.describe('the account home', () => {
       page.getByRole('link', { name: nl['nav-account'], exact: true }),
       page.getByRole('link', { name: nl['nav-loyalty'], exact: true }),
       page.getByRole('button', { name: nl['sign-out'], exact: true }),
+      // The account menu: every sub-page, in the order it shows them.
+      ...(['password', 'mobile', 'privacy', 'payment'] as const).map((sub) =>
+        page.getByRole('link', { name: new RegExp(nl[`account-menu-${sub}-title`]!) }),
+      ),
       page.getByRole('link', { name: new RegExp(nl['account-loyalty-title']!) }),
       page.getByRole('combobox', { name: nl['language-label'] }),
     ];

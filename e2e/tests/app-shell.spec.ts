@@ -7,24 +7,26 @@ test.describe('the application shell', () => {
   test('the error banner appears when the API answers 500, and Retry recovers', async ({
     page,
   }, testInfo) => {
-    const [email, name] =
+    const [email, name, language] =
       testInfo.project.name === 'phone'
-        ? ['demo.hu@example.com', 'Bence Nagy']
-        : ['demo.dk@example.com', 'Freja Jensen'];
-    // The customer (and so their language) is not known yet: the shell speaks the default English.
-    const en = texts('en');
+        ? ['demo.hu@example.com', 'Bence Nagy', 'hu']
+        : ['demo.dk@example.com', 'Freja Jensen', 'da'];
+    // The customer could not be loaded, yet the shell speaks their language (issue 10 #17): the
+    // access token names it.
+    const own = texts(language);
     await page.goto('/');
     await injectFault(page, { pathPrefix: loginStatusPath, status: 500, times: 1 });
     await signInOnLoginPage(page, email);
 
     // The error page (an illustration) hides the view.
     const banner = page.getByRole('alert');
-    await expect(banner).toContainText(en['error-banner-title']!);
-    await expect(page.getByRole('img', { name: en['error-page-label'] })).toBeVisible();
+    await expect(banner).toContainText(own['error-banner-title']!);
+    await expect(page.locator('html')).toHaveAttribute('lang', language);
+    await expect(page.getByRole('img', { name: own['error-page-label'] })).toBeVisible();
     await expect(page.getByRole('heading', { level: 1, name })).toHaveCount(0);
 
     // The fault was for one request only: Retry reloads the page and the account shows.
-    await banner.getByRole('button', { name: en['error-banner-confirm'] }).click();
+    await banner.getByRole('button', { name: own['error-banner-confirm'] }).click();
     await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
     await expect(page.getByRole('alert')).toHaveCount(0);
   });
@@ -41,7 +43,8 @@ test.describe('the application shell', () => {
   });
 
   test('a spinner shows while the app loads', async ({ page }) => {
-    await page.route('**/config.json', async (route) => {
+    // The configuration is part of the page; the sign-in client is the chunk the first visit waits for.
+    await page.route('**/assets/user-manager-*.js', async (route) => {
       await new Promise((resolve) => setTimeout(resolve, 800));
       await route.continue();
     });

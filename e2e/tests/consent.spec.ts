@@ -1,0 +1,134 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page, type Request } from '@playwright/test';
+import { apiPaths, appPaths } from '@roadpass/contracts';
+import { loyaltyUrl, texts } from './support';
+
+// This spec starts without a consent choice (the others start with everything denied).
+test.use({ storageState: { cookies: [], origins: [] } });
+
+const en = texts('en');
+const de = texts('de');
+
+/** Every request the page makes to the tag manager, the SDK chunk and the tunnel. */
+function watch(page: Page) {
+  const seen = { tagManager: [] as string[], sdkChunk: [] as string[], envelopes: [] as Request[] };
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (url.pathname === appPaths.devTagManagerScript) seen.tagManager.push(url.search);
+    if (/error-reporting-sdk[^/]*\.js$/.test(url.pathname)) seen.sdkChunk.push(url.pathname);
+    if (url.pathname === apiPaths.errorReportEnvelope) seen.envelopes.push(request);
+  });
+  return seen;
+}
+
+const banner = (page: Page) => page.getByRole('region', { name: en['consent-banner-title'] });
+
+async function openDemo(page: Page, query = '') {
+  await page.goto(`${loyaltyUrl('/demo', 'en')}${query}`);
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+}
+
+/** An error nobody catches, thrown in the page. */
+const throwInPage = (page: Page, message: string) =>
+  page.evaluate((m) => {
+    setTimeout(() => {
+      throw new Error(m);
+    });
+  }, message);
+
+test('deny all: no tag manager request, no SDK chunk, no envelope even after an error', async ({ page }) => {
+  const seen = watch(page);
+  await openDemo(page);
+  await expect(banner(page)).toBeVisible();
+  await page.getByRole('button', { name: en['consent-deny-all'] }).click();
+  await expect(banner(page)).toBeHidden();
+  await throwInPage(page, 'e2e error without consent');
+  await page.waitForTimeout(1500);
+  expect(seen).toEqual({ tagManager: [], sdkChunk: [], envelopes: [] });
+  const cookie = (await page.context().cookies()).find((c) => c.name === 'roadpass_consent');
+  expect(cookie).toMatchObject({ value: 'a0e0', path: '/', sameSite: 'Lax' });
+  // One day (spec §9), give or take the test's own time.
+  expect(cookie!.expires * 1000 - Date.now()).toBeGreaterThan(86_000_000);
+});
+
+test('accept all: the tag manager and the SDK load, and an error reaches the server as an envelope', async ({
+  page,
+}) => {
+  const seen = watch(page);
+  await openDemo(page);
+  expect(seen.tagManager).toEqual([]);
+  await page.getByRole('button', { name: en['consent-accept-all'] }).click();
+  await expect
+    .poll(() => page.evaluate(() => (window as { roadpassTagManagerLoads?: number }).roadpassTagManagerLoads))
+    .toBe(1);
+  expect(seen.tagManager).toEqual(['?id=GTM-E2E']);
+  await expect.poll(() => seen.sdkChunk.length).toBeGreaterThan(0);
+  const message = `e2e error with consent ${Date.now()}`;
+  // The chunk may still be starting when its request is seen: the error is thrown again until the
+  // SDK, once running, sends it (a customer's later errors are reported the same way).
+  await expect
+    .poll(
+      async () => {
+        await throwInPage(page, message);
+        return seen.envelopes.length;
+      },
+      { intervals: [500], timeout: 20_000 },
+    )
+    .toBeGreaterThan(0);
+  expect((await seen.envelopes[0]!.response())?.status()).toBe(200);
+  const devPage = await page.request.get(appPaths.devErrorReports);
+  expect(await devPage.text()).toContain(message);
+});
+
+test('analytics withdrawn in the privacy settings reloads the page', async ({ page }) => {
+  await openDemo(page);
+  await page.getByRole('button', { name: en['consent-accept-all'] }).click();
+  await expect
+    .poll(() => page.evaluate(() => (window as { roadpassTagManagerLoads?: number }).roadpassTagManagerLoads))
+    .toBe(1);
+  await page.getByRole('button', { name: en['consent-privacy-settings'] }).click();
+  await page.getByRole('checkbox', { name: en['consent-analytics'] }).uncheck();
+  const reload = page.waitForEvent('load');
+  await page.getByRole('button', { name: en['consent-save'] }).click();
+  await reload;
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  // After the reload: no tag manager, error reporting still on.
+  await page.waitForTimeout(1000);
+  expect(
+    await page.evaluate(() => (window as { roadpassTagManagerLoads?: number }).roadpassTagManagerLoads),
+  ).toBeUndefined();
+  expect((await page.context().cookies()).find((c) => c.name === 'roadpass_consent')?.value).toBe('a0e1');
+});
+
+test('tracking opt-out: neither loads, even after accept all', async ({ page }) => {
+  const seen = watch(page);
+  await openDemo(page, '&tracking_opt_out=true');
+  await expect(banner(page)).toBeVisible();
+  await expect(page.getByText(en['consent-opt-out-note']!)).toBeVisible();
+  await page.getByRole('button', { name: en['consent-accept-all'] }).click();
+  await throwInPage(page, 'e2e error with opt-out');
+  await page.waitForTimeout(1500);
+  expect(seen).toEqual({ tagManager: [], sdkChunk: [], envelopes: [] });
+});
+
+test('the banner in German works by keyboard and fits 320 px', async ({ page }) => {
+  await page.setViewportSize({ width: 320, height: 640 });
+  await page.goto(loyaltyUrl('/demo', 'de'));
+  const region = page.getByRole('region', { name: de['consent-banner-title'] });
+  await expect(region).toBeVisible();
+  await expect(region).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('button', { name: de['consent-accept-all'] })).toBeFocused();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+});
+
+test('the banner and its choices pass axe (WCAG 2.1 AA)', async ({ page }) => {
+  await openDemo(page);
+  await page.getByRole('button', { name: en['consent-customize'] }).click();
+  await expect(page.getByRole('checkbox', { name: en['consent-analytics'] })).toBeVisible();
+  const result = await new AxeBuilder({ page })
+    .include('.consent')
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
+    .analyze();
+  expect(result.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+});
