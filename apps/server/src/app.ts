@@ -1,6 +1,7 @@
 import { apiPaths } from '@roadpass/contracts';
 import Fastify, { type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
+import { markOptionalBodies } from './lib/openapi-document.js';
 import { Ajv } from 'ajv';
 import ajvFormats from 'ajv-formats';
 import type { AppConfig } from './config.js';
@@ -17,17 +18,39 @@ import requestLog, { loggerOptions, requestLogOptions } from './plugins/request-
 import identityProviderPlugin from './idp/identity-provider-plugin.js';
 import { createCustomerRepository } from './modules/customers/customer-repository.js';
 import { loginStatusRoutes } from './modules/customers/login-status-routes.js';
-import { personalDataRoutes } from './modules/customers/personal-data-routes.js';
+import { personalDataRoutes } from './modules/account/personal-data-routes.js';
+import { passwordRoutes } from './modules/account/password-routes.js';
+import { loadAccountRules } from './modules/account/account-rules-content.js';
 import { contentRoutes } from './modules/content/content-routes.js';
 import { loadTranslations } from './modules/content/translations.js';
 import { loadLoyaltyContent } from './modules/content/loyalty-content.js';
 import { loyaltyContentRoutes } from './modules/content/loyalty-content-routes.js';
 import { consentRoutes } from './modules/consents/consent-routes.js';
 import { loyaltyModule } from './modules/loyalty/loyalty-module.js';
+import { errorReportRoutes } from './modules/error-reports/error-report-routes.js';
 import { seedDemoData } from './db/seed.js';
 import { startStep } from './lib/start-step.js';
-import { runtimeConfigRoutes } from './modules/runtime-config/runtime-config-routes.js';
+import { runtimeConfigOf, runtimeConfigRoutes } from './modules/runtime-config/runtime-config-routes.js';
 import { webAppFileRoutes, webAppRoutes } from './modules/web-app/web-app-routes.js';
+import { loadMessageTexts } from './modules/messages/message-texts.js';
+import { createMessageSender } from './modules/messages/message-sender.js';
+import { createSmtpTransport } from './modules/messages/smtp-transport.js';
+import { devOutboxRoutes } from './modules/messages/dev-outbox-routes.js';
+import { purgeMessagingData } from './modules/messages/purge.js';
+import { startExpiryTimer } from './modules/loyalty/expiry-timer.js';
+import { createEmailChangeService } from './modules/email-change/email-change-service.js';
+import { emailConfirmationRoutes } from './modules/email-change/email-confirmation-routes.js';
+import { createMobileService } from './modules/mobile/mobile-service.js';
+import { mobileRoutes } from './modules/mobile/mobile-routes.js';
+import { createNewsletterService } from './modules/newsletter/newsletter-service.js';
+import { newsletterRoutes } from './modules/newsletter/newsletter-routes.js';
+import { seedDemoNewsletter } from './modules/newsletter/demo-newsletter.js';
+import { logoutRoutes } from './modules/logout/logout-routes.js';
+import {
+  paymentProfileRoutes,
+  seedDemoPaymentProfiles,
+} from './modules/payment-profiles/payment-profiles.js';
+import { webviewHostRoutes } from './modules/webview-host/webview-host-routes.js';
 
 function withFormats(ajv: Ajv): Ajv {
   (ajvFormats as unknown as (ajv: Ajv) => Ajv)(ajv);
@@ -50,6 +73,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   // Content is checked before anything else opens, so bad content fails start-up with a clear message.
   const translations = await loadTranslations(config.contentDir);
   const loyaltyContent = await loadLoyaltyContent(config.contentDir);
+  const messageTexts = await loadMessageTexts(config.contentDir);
+  const accountRules = await loadAccountRules(config.contentDir);
 
   const app = Fastify({
     logger: options.logStream
@@ -89,12 +114,52 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       info: { title: 'Roadpass API', version: '1' },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
     },
+    // A route that also takes no body at all says so with `'x-optional-body': true` in its schema:
+    // the document then marks its request body as not required (fastify-swagger always writes true).
+    transformObject: (document) =>
+      markOptionalBodies('openapiObject' in document ? document.openapiObject : document.swaggerObject),
   });
   if (config.faultInjection) await app.register(faultInjection);
   await app.register(rateLimits, { config });
 
+  // Outbound messages: every e-mail and SMS is kept in the outbox; e-mail also goes out by SMTP when
+  // configured. No SMS provider is connected yet (it would plug in as `sms`).
+  const smtp = config.smtpUrl ? createSmtpTransport(config.smtpUrl) : undefined;
+  if (smtp) app.addHook('onClose', async () => smtp.close());
+  const messages = createMessageSender({ db: app.db, log: app.log, from: config.mailFrom, mail: smtp });
+  if (config.messagesPurgeIntervalSeconds > 0) {
+    const log = app.log.child({ module: 'messages-purge' });
+    const timer = startExpiryTimer(
+      async () => {
+        const counts = await purgeMessagingData(app.db, new Date(), config.outboxRetentionDays);
+        if (Object.values(counts).some((n) => n > 0))
+          log.info(counts, 'old messages and expired links purged');
+      },
+      config.messagesPurgeIntervalSeconds * 1000,
+      (err) => log.error({ err }, 'messages purge failed'),
+    );
+    app.addHook('onClose', () => timer.stop());
+  }
+
   // 2. Identity: the embedded provider (unless an external realm is trusted), then token checks.
   const customers = createCustomerRepository(app.db);
+  const emailChange = createEmailChangeService({
+    db: app.db,
+    customers,
+    sender: messages,
+    texts: messageTexts,
+    publicUrl: config.publicUrl,
+  });
+  const newsletter = createNewsletterService({
+    db: app.db,
+    sender: messages,
+    texts: messageTexts,
+    publicUrl: config.publicUrl,
+  });
+  if (config.seedDemoData) {
+    await startStep('demo newsletter', () => seedDemoNewsletter(app.db, newsletter));
+    await startStep('demo payment profiles', () => seedDemoPaymentProfiles(app.db));
+  }
   if (!config.externalIssuer) await app.register(identityProviderPlugin, { config, db: app.db, customers });
   await app.register(customerAuth, { config });
   await app.register(antiForgery);
@@ -103,16 +168,30 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   await app.register(runtimeConfigRoutes, { config });
   await app.register(contentRoutes, { translations });
   await app.register(loginStatusRoutes, { customers });
-  await app.register(personalDataRoutes, { customers });
+  await app.register(personalDataRoutes, { customers, rules: accountRules, emailChange, translations });
+  await app.register(passwordRoutes, { customers, rules: accountRules, translations });
   await app.register(loyaltyContentRoutes, { content: loyaltyContent, contentDir: config.contentDir });
   await app.register(consentRoutes, { customers, content: loyaltyContent });
   await app.register(loyaltyModule, { config, customers, content: loyaltyContent });
+  await app.register(emailConfirmationRoutes, { emailChange });
+  await app.register(mobileRoutes, {
+    customers,
+    mobile: createMobileService({ db: app.db, sender: messages, texts: messageTexts }),
+  });
+  await app.register(newsletterRoutes, { customers, newsletter });
+  await app.register(paymentProfileRoutes, { customers });
+  await app.register(logoutRoutes, { embeddedProvider: !config.externalIssuer });
+  if (config.env !== 'production') await app.register(devOutboxRoutes, { db: app.db });
+  await app.register(errorReportRoutes, { config });
   app.get(apiPaths.openApiDocument, { config: { public: true }, schema: { hide: true } }, async () =>
     app.swagger(),
   );
 
+  // Outside production: the page that plays the native apps around the webview (docs/native-bridge.md).
+  if (config.env !== 'production') await app.register(webviewHostRoutes, { config });
+
   // 4. The web app and the fallback for everything else.
-  await app.register(webAppRoutes, { webDistDir: config.webDistDir });
+  await app.register(webAppRoutes, { webDistDir: config.webDistDir, runtimeConfig: runtimeConfigOf(config) });
 
   return app;
 }

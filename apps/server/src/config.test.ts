@@ -103,4 +103,46 @@ describe('loadConfig', () => {
       /LOYALTY_CLIENT_ID must differ from OIDC_CLIENT_ID[\s\S]*LOYALTY_CLIENT_SECRET must be at least 32 characters long \(got 5\)[\s\S]*LOYALTY_AUDIENCE must be a URL[\s\S]*LOYALTY_EXPIRY_INTERVAL_SECONDS must be a whole number from 0/,
     );
   });
+
+  it('sends e-mail through SMTP only when SMTP_URL is set, and never repeats its password in an error', () => {
+    expect(loadConfig({}).smtpUrl).toBeUndefined();
+    expect(loadConfig({ SMTP_URL: 'smtps://mailer:s3cret@mail.example:465' }).smtpUrl).toBe(
+      'smtps://mailer:s3cret@mail.example:465',
+    );
+    expect(loadConfig({ SMTP_URL: 'smtp://mail.example:587' }).smtpUrl).toBe('smtp://mail.example:587');
+    for (const bad of ['https://mailer:s3cret@mail.example', 'mailer:s3cret at mail.example']) {
+      let error: unknown;
+      try {
+        loadConfig({ SMTP_URL: bad });
+      } catch (caught) {
+        error = caught;
+      }
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as ConfigError).message).toMatch(/SMTP_URL must be a URL like smtp:/);
+      expect((error as ConfigError).message).not.toContain('s3cret');
+    }
+  });
+
+  it('takes the sender from MAIL_FROM and refuses one that is not an address or spans lines', () => {
+    expect(loadConfig({}).mailFrom).toBe('Roadpass <no-reply@roadpass.example>');
+    expect(loadConfig({ MAIL_FROM: 'service@roadpass.example' }).mailFrom).toBe('service@roadpass.example');
+    expect(loadConfig({ MAIL_FROM: 'Roadpass Service <service@roadpass.example>' }).mailFrom).toBe(
+      'Roadpass Service <service@roadpass.example>',
+    );
+    expect(() => loadConfig({ MAIL_FROM: 'Roadpass' })).toThrow(/MAIL_FROM must be an e-mail address/);
+    expect(() => loadConfig({ MAIL_FROM: 'a@b.example\r\nBcc: x@y.example' })).toThrow(/MAIL_FROM/);
+  });
+
+  it('keeps outbox messages 30 days and purges hourly (never in test) unless configured', () => {
+    expect(loadConfig({})).toMatchObject({ outboxRetentionDays: 30, messagesPurgeIntervalSeconds: 3600 });
+    expect(loadConfig({ NODE_ENV: 'test' }).messagesPurgeIntervalSeconds).toBe(0);
+    expect(loadConfig({ OUTBOX_RETENTION_DAYS: '7', MESSAGES_PURGE_INTERVAL_SECONDS: '600' })).toMatchObject({
+      outboxRetentionDays: 7,
+      messagesPurgeIntervalSeconds: 600,
+    });
+    expect(() => loadConfig({ OUTBOX_RETENTION_DAYS: '0' })).toThrow(/OUTBOX_RETENTION_DAYS/);
+    expect(() => loadConfig({ MESSAGES_PURGE_INTERVAL_SECONDS: 'hourly' })).toThrow(
+      /MESSAGES_PURGE_INTERVAL_SECONDS/,
+    );
+  });
 });

@@ -16,6 +16,8 @@ export interface AppConfig {
   rateLimitPerAddress: number;
   /** Signed-in API calls per minute per customer; 0 = no limit. */
   rateLimitPerCustomer: number;
+  /** Calls without login that take a token (unsubscribe, e-mail confirmation) per minute per address. */
+  rateLimitTokenCalls: number;
   dataDir: string;
   /** Where the built web app lives (served with SPA fallback). */
   webDistDir: string;
@@ -54,6 +56,62 @@ export interface AppConfig {
   loyaltyAudience: string;
   /** How often each instance runs points and tier expiry for everyone; 0 turns the timer off. */
   loyaltyExpiryIntervalSeconds: number;
+  /**
+   * smtp://user:pass@host:port or smtps://…: e-mails also go out through this server (they are
+   * always kept in the outbox table); unset: outbox only (development, tests).
+   */
+  smtpUrl: string | undefined;
+  /** Sender of every e-mail, e.g. `Roadpass <no-reply@roadpass.example>`. */
+  mailFrom: string;
+  /** Days an outbox message is kept. */
+  outboxRetentionDays: number;
+  /** How often each instance purges old messages and expired links, PINs and tokens; 0 = never. */
+  messagesPurgeIntervalSeconds: number;
+  /**
+   * The DSN the app's error reporting SDK is given (/config.json): this server's tunnel project
+   * (ERROR_REPORTING_DSN, default http(s)://roadpass@{public host}/1). Envelopes naming another DSN are refused.
+   */
+  errorReportingDsn: string;
+  /** A Sentry-protocol receiver the tunnel forwards every stored envelope to (ERROR_REPORTING_FORWARD_DSN). */
+  errorReportingForwardDsn: ErrorReportingUpstream | undefined;
+  /** Envelopes per minute per client address at the tunnel (ERROR_REPORTS_PER_MINUTE); 0 = no limit. */
+  errorReportsPerMinute: number;
+  /** Failed API calls with these statuses are reported by the app (ERROR_REPORTING_SERVER_STATUSES, default 500). */
+  errorReportingServerStatuses: number[];
+  /** The tag manager container (TAG_MANAGER_ID), per environment; undefined: none. */
+  tagManagerId: string | undefined;
+  /** The tag manager script (TAG_MANAGER_URL); its origin is allowed in the CSP's script-src. */
+  tagManagerUrl: string;
+}
+
+/** A Sentry DSN taken apart: where envelopes go and with which key. */
+export interface ErrorReportingUpstream {
+  dsn: string;
+  /** {protocol}//{host}{path prefix}/api/{project}/envelope/ */
+  envelopeUrl: string;
+  publicKey: string;
+}
+
+/** Parses a Sentry DSN (https://{public key}@{host}[/{path}]/{project id}); a problem text when it is not one. */
+export function parseSentryDsn(value: string): ErrorReportingUpstream | string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return `must be a DSN URL like https://key@host/1 (got "${value}")`;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    return `must use http: or https: (got "${url.protocol}")`;
+  if (!url.username) return `must name the project's public key before the host (got "${value}")`;
+  const segments = url.pathname.split('/').filter(Boolean);
+  const project = segments.pop();
+  if (!project || !/^\d+$/.test(project)) return `must end with the numeric project id (got "${value}")`;
+  const prefix = segments.length ? `/${segments.join('/')}` : '';
+  return {
+    dsn: value,
+    envelopeUrl: `${url.protocol}//${url.host}${prefix}/api/${project}/envelope/`,
+    publicKey: decodeURIComponent(url.username),
+  };
 }
 
 export class ConfigError extends Error {
@@ -164,6 +222,55 @@ export function loadConfig(env: Env = process.env): AppConfig {
     7 * 86_400,
   );
 
+  // Its password must not reach a log, so a bad value is described, never repeated.
+  let smtpUrl: string | undefined = env.SMTP_URL || undefined;
+  if (smtpUrl !== undefined) {
+    const protocol = URL.canParse(smtpUrl) ? new URL(smtpUrl).protocol : '';
+    if (protocol !== 'smtp:' && protocol !== 'smtps:') {
+      problems.push('SMTP_URL must be a URL like smtp://user:password@host:587 or smtps://…:465');
+      smtpUrl = undefined;
+    }
+  }
+  const mailFrom = str('MAIL_FROM', 'Roadpass <no-reply@roadpass.example>');
+  // A bare address or `Name <address>`, on one line (a line break would add mail headers).
+  if (
+    !/^(?:[^<>\r\n]{1,100} <[^\s<>@]+@[^\s<>@]+\.[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+\.[^\s<>@]+)$/.test(mailFrom)
+  ) {
+    problems.push(
+      `MAIL_FROM must be an e-mail address or "Name <address>" (got ${JSON.stringify(mailFrom)})`,
+    );
+  }
+
+  const publicBase = new URL(publicUrl ?? `http://localhost:${port}`);
+  const errorReportingDsn = str(
+    'ERROR_REPORTING_DSN',
+    `${publicBase.protocol}//roadpass@${publicBase.host}/1`,
+  );
+  const ownDsn = parseSentryDsn(errorReportingDsn);
+  if (typeof ownDsn === 'string') problems.push(`ERROR_REPORTING_DSN ${ownDsn}`);
+  let errorReportingForwardDsn: ErrorReportingUpstream | undefined;
+  if (env.ERROR_REPORTING_FORWARD_DSN) {
+    const upstream = parseSentryDsn(env.ERROR_REPORTING_FORWARD_DSN);
+    if (typeof upstream === 'string') problems.push(`ERROR_REPORTING_FORWARD_DSN ${upstream}`);
+    else errorReportingForwardDsn = upstream;
+  }
+
+  const errorReportingServerStatuses = str('ERROR_REPORTING_SERVER_STATUSES', '500')
+    .split(',')
+    .map((s) => Number(s.trim()));
+  if (errorReportingServerStatuses.some((s) => !Number.isInteger(s) || s < 500 || s > 599))
+    problems.push(
+      `ERROR_REPORTING_SERVER_STATUSES must be statuses from 500 to 599, comma-separated (got "${env.ERROR_REPORTING_SERVER_STATUSES}")`,
+    );
+  const tagManagerId = env.TAG_MANAGER_ID || undefined;
+  if (tagManagerId !== undefined && !/^[A-Za-z0-9-]{1,40}$/.test(tagManagerId))
+    problems.push(`TAG_MANAGER_ID must be a container id like GTM-AB12CD (got "${tagManagerId}")`);
+  const tagManagerUrl =
+    url('TAG_MANAGER_URL', str('TAG_MANAGER_URL', 'https://www.googletagmanager.com/gtm.js'), [
+      'http:',
+      'https:',
+    ]) ?? 'https://www.googletagmanager.com/gtm.js';
+
   const config: AppConfig = {
     env: appEnv,
     port,
@@ -186,6 +293,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     // A person clicking through the app makes a few calls a second at most; a script far more.
     rateLimitPerAddress: int('RATE_LIMIT_PER_ADDRESS', 1200, 0, 1_000_000),
     rateLimitPerCustomer: int('RATE_LIMIT_PER_CUSTOMER', 600, 0, 1_000_000),
+    // A person follows one link now and then; 30 a minute leaves room for a shared office address.
+    rateLimitTokenCalls: int('RATE_LIMIT_TOKEN_CALLS', 30, 0, 1_000_000),
     trustProxy: bool('TRUST_PROXY', false),
     faultInjection,
     seedDemoData,
@@ -198,6 +307,22 @@ export function loadConfig(env: Env = process.env): AppConfig {
     loyaltyClientSecret,
     loyaltyAudience: loyaltyAudience ?? `${publicUrl ?? `http://localhost:${port}`}/api/internal`,
     loyaltyExpiryIntervalSeconds,
+    smtpUrl,
+    mailFrom,
+    outboxRetentionDays: int('OUTBOX_RETENTION_DAYS', 30, 1, 3650),
+    // Tests purge when they mean to; a timer would delete data under them.
+    messagesPurgeIntervalSeconds: int(
+      'MESSAGES_PURGE_INTERVAL_SECONDS',
+      appEnv === 'test' ? 0 : 3600,
+      0,
+      7 * 86_400,
+    ),
+    errorReportingDsn,
+    errorReportingForwardDsn,
+    errorReportsPerMinute: int('ERROR_REPORTS_PER_MINUTE', 30, 0, 100_000),
+    errorReportingServerStatuses,
+    tagManagerId,
+    tagManagerUrl,
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

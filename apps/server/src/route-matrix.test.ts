@@ -1,6 +1,12 @@
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiPaths, CSRF_HEADER, LOYALTY_CORE_CONSENT, LOYALTY_PROCESS_ID } from '@roadpass/contracts';
+import {
+  apiPaths,
+  CSRF_HEADER,
+  LOYALTY_CORE_CONSENT,
+  LOYALTY_PROCESS_ID,
+  type NewsletterLogResponse,
+} from '@roadpass/contracts';
 import { createTestApp, type TestApp } from './testing/test-app.js';
 import { signIn } from './testing/sign-in.js';
 
@@ -19,8 +25,11 @@ interface Operation {
 interface JsonSchema {
   type?: string | string[];
   examples?: unknown[];
+  /** OpenAPI 3.0's single example (@fastify/swagger turns a schema's `examples` into it). */
+  example?: unknown;
   properties?: Record<string, JsonSchema>;
   required?: string[];
+  minProperties?: number;
   enum?: unknown[];
   anyOf?: JsonSchema[];
 }
@@ -29,6 +38,8 @@ interface Customer {
   legalEntityId: number;
   token: string;
   csrf: string;
+  /** The id of the customer's newsletter agreement (the {id} of the newsletter paths). */
+  newsletterId: string;
 }
 
 let t: TestApp;
@@ -43,7 +54,12 @@ async function customer(email: string): Promise<Customer> {
     headers: { authorization: `Bearer ${accessToken}` },
   });
   const { user } = status.json<{ user: { uuid: string; legalEntityId: number } }>();
+  const newsletter = await t.app.inject({
+    url: apiPaths.newsletterLog,
+    headers: { authorization: `Bearer ${accessToken}` },
+  });
   return {
+    newsletterId: newsletter.json<NewsletterLogResponse>().body.NewsletterLogRTO.id,
     uuid: user.uuid,
     legalEntityId: user.legalEntityId,
     token: accessToken,
@@ -85,10 +101,14 @@ afterAll(() => t?.close());
 function paramValue(path: string, name: string, owner: Customer): string {
   const before = path.slice(0, path.indexOf(`{${name}}`));
   if (name === 'uuid') return owner.uuid;
+  if (name === 'id' && before.includes('/newsletter/')) return owner.newsletterId;
   if (name === 'slug' && before.endsWith('/consents/')) return LOYALTY_CORE_CONSENT;
   if (name === 'slug' && before.endsWith('/partner-code/')) return 'cinenova-cinema';
   if (name === 'slug') return 'loyalty-programme-faq';
   if (name === 'legalEntityId') return String(owner.legalEntityId);
+  // Personal data rules: a country with provinces, and one of them.
+  if (name === 'country') return 'ES';
+  if (name === 'province') return '28';
   if (name === 'set') return 'editable-by-customer';
   if (name === 'process') return LOYALTY_PROCESS_ID;
   if (name === 'locale') return 'de-DE';
@@ -106,12 +126,19 @@ const fieldSamples = (owner: Customer): Record<string, unknown> => ({
 function sampleBody(schema: JsonSchema | undefined, owner: Customer): unknown {
   if (!schema) return undefined;
   if (schema.examples?.length) return schema.examples[0];
+  if (schema.example !== undefined) return schema.example;
   if (schema.enum) return schema.enum[0];
   if (schema.anyOf) return sampleBody(schema.anyOf[0], owner);
   const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
   if (type === 'object') {
+    // A partial body (nothing required but at least one field): the fields we have samples for.
+    const keys = schema.required?.length
+      ? schema.required
+      : schema.minProperties
+        ? Object.keys(schema.properties ?? {}).filter((key) => key in fieldSamples(owner))
+        : [];
     return Object.fromEntries(
-      (schema.required ?? []).map((key) => [
+      keys.map((key) => [
         key,
         key in fieldSamples(owner) ? fieldSamples(owner)[key] : sampleBody(schema.properties?.[key], owner),
       ]),
@@ -143,6 +170,9 @@ function request(op: Operation, caller: Customer, pathOwner: Customer, csrf: str
 const customerOperations = () =>
   operations.filter((op) => op.security && op.path.startsWith('/api/customer/'));
 const isMutation = (op: Operation) => op.method !== 'GET' && op.method !== 'HEAD';
+/** Paths that name a customer's own record: by uuid, or by the id of their newsletter agreement. */
+const isPerCustomer = (op: Operation) =>
+  op.path.includes('{uuid}') || (op.path.includes('/newsletter/') && op.path.includes('{id}'));
 
 /** Everything a customer can read about themselves, to compare before and after an attack. */
 async function snapshot(owner: Customer): Promise<string[]> {
@@ -157,14 +187,14 @@ async function snapshot(owner: Customer): Promise<string[]> {
 
 describe('IDOR matrix: another customer’s id in every per-customer path', () => {
   it('covers every per-customer operation of the API document', () => {
-    const perCustomer = customerOperations().filter((op) => op.path.includes('{uuid}'));
+    const perCustomer = customerOperations().filter(isPerCustomer);
     // Consents (3), tier details, history, partner code GET and POST at least.
     expect(perCustomer.length).toBeGreaterThanOrEqual(6);
   });
 
   it('answers 403 for every method on every per-customer path, and changes nothing', async () => {
     const before = await snapshot(bob);
-    const perCustomer = customerOperations().filter((op) => op.path.includes('{uuid}'));
+    const perCustomer = customerOperations().filter(isPerCustomer);
     const answers = await Promise.all(
       perCustomer.map(async (op) => {
         const res = await t.app.inject(request(op, alice, bob, alice.csrf));

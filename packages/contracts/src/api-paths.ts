@@ -3,6 +3,21 @@ export const apiPaths = {
   loginStatus: '/api/customer/cuda/customer/v2/login/own/status',
   logout: '/api/customer/cuda/customer/logout',
   personalData: '/api/customer/cuda/customer/personaldata/own',
+  personalDataMeta: (country: string, province?: string) =>
+    `/api/customer/cuda/customer/personaldata/own/meta/${encodeURIComponent(country)}` +
+    (province === undefined ? '' : `/${encodeURIComponent(province)}`),
+  paymentProfiles: '/api/customer/cuda/customer/v2/responsive/paymentprofiles/all',
+  password: '/api/customer/cuda/customer/password/own',
+  mobile: '/api/customer/cuda/customer/v2/mobile/own',
+  newsletterLog: '/api/customer/cuda/customer/newsletter/own/log',
+  newsletter: (id: string) => `/api/customer/cuda/customer/newsletter/own/${encodeURIComponent(id)}`,
+  newsletterAll: (id: string) => `/api/customer/cuda/customer/newsletter/all/${encodeURIComponent(id)}`,
+  /** Not in spec §7: confirms an e-mail change with the token of the link sent to the new address (no login). */
+  emailConfirmation: '/api/customer/cuda/customer/email-confirmation',
+  /** No login: the e-mail an unsubscribe token belongs to (the spec's path, with its double v1). */
+  unsubscribeLookup: (token: string) => `/api/customer/consents/v1/v1/customers/${encodeURIComponent(token)}`,
+  /** No login: unsubscribes the newsletter of the token. */
+  unsubscribe: (token: string) => `/api/customer/consents/v1/customers/consents/${encodeURIComponent(token)}`,
   contentCollection: (locale: string, collection: string) =>
     `/api/core-web/content/contentCollection/${encodeURIComponent(locale)}/${encodeURIComponent(collection)}`,
   loyaltyTiers: (locale: string) => `/api/core-web/content/loyalty/tier/${encodeURIComponent(locale)}`,
@@ -23,6 +38,12 @@ export const apiPaths = {
   loyaltyPartnerCode: (uuid: string, slug: string) =>
     `/api/customer/loyalty-service/customer/${encodeURIComponent(uuid)}/partner-code/${encodeURIComponent(slug)}`,
 
+  /**
+   * No login, no anti-forgery header: the error reporting SDK's tunnel (Sentry envelopes). It only
+   * stores reports and never reads or changes customer data (docs/decisions/web-error-reporting.md).
+   */
+  errorReportEnvelope: '/api/error-reports/envelope',
+
   /** The OpenAPI document of the API. */
   openApiDocument: '/api/openapi.json',
 
@@ -37,6 +58,16 @@ export const appPaths = {
   authCallback: '/login/callback',
   paymentProfilesRedirect: '/web/payment/customer/payment-profiles/',
   newsletterUnsubscribe: (token: string) => `/newsletter/unsubscribe/${encodeURIComponent(token)}`,
+  /** The page the e-mail-change link opens; it confirms the new address. */
+  emailConfirm: (token: string) => `/email/confirm/${encodeURIComponent(token)}`,
+  /** Outside production only: what the server "sent" by SMS and e-mail. */
+  devOutbox: '/dev/outbox',
+  /** Outside production only: a page that plays the iOS or Android app around the app in webview mode. */
+  devWebviewHost: '/dev/webview-host',
+  /** Outside production only: the error reports and feedback the tunnel stored (server-rendered). */
+  devErrorReports: '/dev/error-reports',
+  /** Outside production only: a stand-in tag manager script (TAG_MANAGER_URL points here in tests). */
+  devTagManagerScript: '/dev/tag-manager.js',
   runtimeConfig: '/config.json',
   identityProviderBase: '/auth',
   realm: 'customer',

@@ -62,3 +62,6 @@ export type ViolationRule = (typeof violationRules)[keyof typeof violationRules]
 
 /** The anti-forgery header of spec §7 (product decisions §7). */
 export const CSRF_HEADER = 'X-CSRF-TOKEN';
+
+/** Id of the JSON block in the app's HTML that carries the runtime configuration (/config.json's body). */
+export const RUNTIME_CONFIG_ELEMENT_ID = 'roadpass-config';

@@ -13,3 +13,8 @@ export * from './loyalty-constants.js';
 export * from './consents.js';
 export * from './loyalty.js';
 export * from './loyalty-content.js';
+export * from './account.js';
+export * from './account-rules.js';
+export * from './account-validators.js';
+export * from './dev-outbox.js';
+export * from './error-reports.js';

@@ -17,7 +17,14 @@ export const RuntimeConfig = Type.Object({
   errorReporting: Type.Object({
     dsn: Type.Union([Type.String(), Type.Null()]),
     tracesSampleRate: Type.Number({ minimum: 0, maximum: 1 }),
+    /** Spec §7 server-error helper: failed API calls with these statuses are reported (default [500]). */
+    serverErrorStatuses: Type.Array(Type.Integer({ minimum: 500, maximum: 599 })),
   }),
-  tagManager: Type.Object({ id: Type.Union([Type.String(), Type.Null()]) }),
+  tagManager: Type.Object({
+    /** The container id (e.g. GTM-XXXX), per environment; null: no tag manager. */
+    id: Type.Union([Type.String(), Type.Null()]),
+    /** The script's address without the id (https://www.googletagmanager.com/gtm.js by default). */
+    url: Type.String(),
+  }),
 });
 export type RuntimeConfig = Type.Static<typeof RuntimeConfig>;

@@ -78,6 +78,98 @@ export interface CustomerConsentTable {
   updated_at: Timestamp;
 }
 
+/** Every outbound e-mail and SMS (issue 8); shown at /dev/outbox outside production. */
+export interface OutboxTable {
+  id: Generated<string>;
+  channel: 'email' | 'sms';
+  /** What the message is for, e.g. email-confirmation, mobile-pin, newsletter. */
+  kind: string;
+  recipient: string;
+  subject: string | null;
+  body: string;
+  customer_id: string | null;
+  created_at: Timestamp;
+  delivered_at: Date | null;
+  delivery_error: string | null;
+}
+
+/** A new e-mail address waiting for its confirmation link (one per customer; only the token's hash). */
+export interface EmailChangeTable {
+  customer_id: string;
+  new_email: string;
+  token_hash: string;
+  expires_at: Date;
+  created_at: Timestamp;
+}
+
+/** A new mobile number waiting for its PIN (product decisions §5; only the PIN's hash). */
+export interface MobileChangeTable {
+  customer_id: string;
+  mobile_phone: string;
+  pin_hash: string;
+  expires_at: Date;
+  failed_attempts: ColumnType<number, number | undefined, number>;
+  sent_at: Date;
+}
+
+/** Every PIN sent, for the resend limit. */
+export interface MobilePinSendTable {
+  customer_id: string;
+  sent_at: Date;
+}
+
+export interface NewsletterAgreementTable {
+  customer_id: string;
+  /** The id the newsletter PUT and DELETE calls take. */
+  id: Generated<string>;
+  agreement: boolean;
+  updated_at: Timestamp;
+}
+
+export interface NewsletterEventTable {
+  id: Generated<string>;
+  customer_id: string;
+  action: 'SUBSCRIBE' | 'UNSUBSCRIBE';
+  channel: 'WEB' | 'APP' | 'EMAIL' | 'REGISTRATION';
+  occurred_at: Timestamp;
+}
+
+/** Unsubscribe links of newsletter e-mails: only the token's hash, single use, expiring. */
+export interface UnsubscribeTokenTable {
+  token_hash: string;
+  customer_id: string;
+  expires_at: Date;
+  used_at: Date | null;
+  created_at: Timestamp;
+}
+
+export interface PaymentProfileTable {
+  id: Generated<string>;
+  customer_id: string;
+  type: 'CARD' | 'SEPA';
+  brand: 'VISA' | 'MASTERCARD' | 'AMEX' | 'OTHER' | null;
+  last4: string | null;
+  expiry_month: number | null;
+  expiry_year: number | null;
+  masked_iban: string | null;
+  holder: string;
+  is_default: ColumnType<boolean, boolean | undefined, boolean>;
+  created_at: Timestamp;
+}
+
+/** An envelope the error reporting tunnel received (migration 0008). */
+export interface ErrorReportTable {
+  id: Generated<string>;
+  received_at: Timestamp;
+  event_id: string | null;
+  /** The envelope's item types, comma-separated (event, feedback, session, …). */
+  item_types: string;
+  envelope: string;
+  size_bytes: number;
+  /** null: not forwarded (no receiver); otherwise the receiver's HTTP status or the failure. */
+  forward_status: string | null;
+}
+
 export interface Database extends LoyaltyTables {
   legal_entities: LegalEntityTable;
   customers: CustomerTable;
@@ -85,8 +177,19 @@ export interface Database extends LoyaltyTables {
   oidc_model_instances: OidcModelInstanceTable;
   login_attempts: LoginAttemptTable;
   customer_consents: CustomerConsentTable;
+  outbox: OutboxTable;
+  email_changes: EmailChangeTable;
+  mobile_changes: MobileChangeTable;
+  mobile_pin_sends: MobilePinSendTable;
+  newsletter_agreements: NewsletterAgreementTable;
+  newsletter_events: NewsletterEventTable;
+  unsubscribe_tokens: UnsubscribeTokenTable;
+  payment_profiles: PaymentProfileTable;
+  error_reports: ErrorReportTable;
 }
 
 export type CustomerRow = Selectable<CustomerTable>;
+export type PaymentProfileRow = Selectable<PaymentProfileTable>;
+export type NewPaymentProfileRow = Insertable<PaymentProfileTable>;
 export type NewCustomerRow = Insertable<CustomerTable>;
 export type CustomerUpdate = Updateable<CustomerTable>;

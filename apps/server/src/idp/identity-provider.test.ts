@@ -84,6 +84,8 @@ describe('sign-in', () => {
     expect(protectedHeader.alg).toBe('RS256');
     expect(payload.sub).toBe(customer.id);
     expect(payload.legal_entity).toBe(10);
+    // The customer's language, so the app's error screens speak it even when the customer cannot be loaded.
+    expect(payload.locale).toBe('de-DE');
     expect(payload.realm_access).toEqual({ roles: [] });
     expect(payload.resource_access).toEqual({});
     expect(typeof payload.sid).toBe('string');
@@ -350,6 +352,7 @@ describe('refresh tokens', () => {
     expect(claims).toMatchObject({
       aud: 'urn:roadpass:customer-api',
       legal_entity: 10,
+      locale: 'de-DE',
       sid: decodeJwt(first.accessToken).sid,
     });
     expect(decodeJwt(second.tokens.idToken).email).toBe(DEMO_DE.email);

@@ -8,7 +8,7 @@ import Provider, {
   type JWKS,
   type KoaContextWithOIDC,
 } from 'oidc-provider';
-import { languages, LOYALTY_EVENTS_SCOPE } from '@roadpass/contracts';
+import { appPaths, languages, LOYALTY_EVENTS_SCOPE } from '@roadpass/contracts';
 import type { AppConfig } from '../config.js';
 import type { CustomerRepository } from '../modules/customers/customer-repository.js';
 import { negotiateLanguage, type LoginTexts } from './login-texts.js';
@@ -66,7 +66,11 @@ export function createProvider(deps: ProviderDependencies): Provider {
     token_endpoint_auth_method: 'none',
     grant_types: ['authorization_code', 'refresh_token'],
     response_types: ['code'],
-    redirect_uris: [`${config.publicUrl}/login/callback`],
+    redirect_uris: [
+      `${config.publicUrl}${appPaths.authCallback}`,
+      // Outside production the webview host page signs in like the native apps (docs/native-bridge.md).
+      ...(config.env === 'production' ? [] : [`${config.publicUrl}${appPaths.devWebviewHost}`]),
+    ],
     post_logout_redirect_uris: [`${config.publicUrl}/`],
     scope: FIRST_PARTY_SCOPE,
     id_token_signed_response_alg: SIGNING_ALG,
@@ -188,6 +192,7 @@ export function createProvider(deps: ProviderDependencies): Provider {
       return {
         accountId: customer.id,
         legalEntityId: customer.legal_entity_id,
+        language: customer.language,
         claims: () => ({
           sub: customer.id,
           name: [customer.first_name, customer.middle_name, customer.last_name].filter(Boolean).join(' '),
@@ -205,16 +210,19 @@ export function createProvider(deps: ProviderDependencies): Provider {
     async extraTokenClaims(ctx, token) {
       if (token.kind !== 'AccessToken' || !token.accountId) return undefined;
       const account = ctx?.oidc?.entities.Account;
-      const legalEntity =
-        account?.accountId === token.accountId && typeof account.legalEntityId === 'number'
-          ? account.legalEntityId
-          : (await customers.findById(token.accountId))?.legal_entity_id;
+      const known = account?.accountId === token.accountId && typeof account.legalEntityId === 'number';
+      const customer = known ? undefined : await customers.findById(token.accountId);
+      const legalEntity = known ? (account.legalEntityId as number) : customer?.legal_entity_id;
+      const language = known ? (account.language as string | undefined) : customer?.language;
       return {
         sid: token.sid,
         azp: token.clientId,
         realm_access: { roles: [] },
         resource_access: {},
         ...(legalEntity === undefined ? {} : { legal_entity: legalEntity }),
+        // The customer's language (BCP 47): the app shows its error screens in it even when the
+        // customer's data cannot be loaded (issue 10 #17).
+        ...(language ? { locale: language.replace('_', '-') } : {}),
       };
     },
 

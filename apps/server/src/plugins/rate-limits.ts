@@ -7,6 +7,7 @@ import type { AppConfig } from '../config.js';
 const WINDOW_MS = 60_000;
 
 /** @fastify/rate-limit's manual check: counts the request; `isExceeded` once over the budget. */
+export type RateLimitCheck = Check;
 type Check = (
   request: FastifyRequest,
 ) => Promise<{ isAllowed: true } | { isAllowed: false; isExceeded: boolean; ttlInSeconds: number }>;
@@ -21,6 +22,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Counts a signed-in call against its customer's budget (null when customer limits are off). */
     customerRateLimit: Check | null;
+    /** Counts a call without login that takes a token (unsubscribe, e-mail confirmation), per address. */
+    tokenCallRateLimit: Check | null;
   }
 }
 
@@ -76,6 +79,19 @@ export default fp<{ config: AppConfig }>(
           })
         : null,
     );
+
+    // Calls without login that take a token get a budget of their own, far below the general one:
+    // guessing tokens stays hopeless (2^256) and a script cannot even try many.
+    app.decorate(
+      'tokenCallRateLimit',
+      config.rateLimitTokenCalls > 0
+        ? app.createRateLimit({
+            max: config.rateLimitTokenCalls,
+            timeWindow: WINDOW_MS,
+            keyGenerator: (request) => `token-call:${request.ip}`,
+          })
+        : null,
+    );
   },
   { name: 'rate-limits', dependencies: ['errors'] },
 );
@@ -89,4 +105,25 @@ export async function checkCustomerRateLimit(
   if (!limit) return undefined;
   const wait = await overBudget(limit, request);
   return wait === undefined ? undefined : refuse(reply, wait, 'customer');
+}
+
+/** preHandler of the calls without login that take a token: 429 once the address is over budget. */
+export async function checkTokenCallRateLimit(
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<FastifyReply | undefined> {
+  const limit = request.server.tokenCallRateLimit;
+  if (!limit) return undefined;
+  const wait = await overBudget(limit, request);
+  return wait === undefined ? undefined : refuse(reply, wait, 'address');
+}
+
+/** For a route's own budget per client address (e.g. the error reporting tunnel): refuses when over it. */
+export async function checkAddressRateLimit(
+  limit: Check,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<FastifyReply | undefined> {
+  const wait = await overBudget(limit, request);
+  return wait === undefined ? undefined : refuse(reply, wait, 'address');
 }

@@ -1,17 +1,33 @@
 import { randomUUID } from 'node:crypto';
 import fp from 'fastify-plugin';
 import { LogController, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import { apiPaths, appPaths } from '@roadpass/contracts';
 import type { AppConfig } from '../config.js';
 
 /** The header that carries a request's id back to the caller (and in from a load balancer). */
 export const REQUEST_ID_HEADER = 'x-request-id';
 const validRequestId = /^[A-Za-z0-9._-]{8,64}$/;
 
+/** Addresses whose last segment is a secret token (unsubscribe and e-mail confirmation links). */
+const tokenAddresses = [
+  apiPaths.unsubscribeLookup,
+  apiPaths.unsubscribe,
+  appPaths.newsletterUnsubscribe,
+  appPaths.emailConfirm,
+].map((builder) => builder('TOKEN').replace(/TOKEN$/, ''));
+
+/** The path as logged: no query string, and a link's token replaced by `{token}`. */
+export function loggablePath(url: string): string {
+  const path = url.split('?')[0]!;
+  const prefix = tokenAddresses.find((p) => path.startsWith(p) && path.length > p.length);
+  return prefix ? `${prefix}{token}` : path;
+}
+
 /**
  * Logger options: JSON lines for machines, or (LOG_FORMAT=pretty, the default for `npm start` in a
  * terminal) one short line per event through pino-pretty. Requests are logged by the request-log
  * plugin, not by Fastify's two lines per request; the query string never reaches a log (OIDC calls
- * carry codes and hints there), nor do headers or bodies.
+ * carry codes and hints there), nor do headers, bodies or the tokens of e-mail links.
  */
 export function loggerOptions(config: AppConfig): {
   level: string;
@@ -21,7 +37,7 @@ export function loggerOptions(config: AppConfig): {
   const serializers = {
     req: (req: FastifyRequest) => ({
       method: req.method,
-      url: req.url.split('?')[0],
+      url: loggablePath(req.url),
     }),
   };
   if (config.logFormat === 'json') return { level: config.logLevel, serializers };
@@ -68,7 +84,7 @@ export default fp<{ config: AppConfig; random?: () => number }>(
     app.addHook('onResponse', async (request, reply) => {
       const ms = Math.round(reply.elapsedTime);
       const status = reply.statusCode;
-      const path = request.url.split('?')[0]!;
+      const path = loggablePath(request.url);
       const line = { method: request.method, path, status, ms };
       const text = `${request.method} ${path} ${status} ${ms} ms`;
       if (status >= 500) request.log.error(line, text);

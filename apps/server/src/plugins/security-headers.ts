@@ -11,13 +11,17 @@ export default fp<{ config: AppConfig }>(
   async (app, { config }) => {
     const externalOrigin = config.externalIssuer ? new URL(config.externalIssuer).origin : undefined;
     const extra = externalOrigin ? [externalOrigin] : [];
+    // The tag manager's script host, only when a container is configured; the app loads it only after
+    // analytics consent (the CSP cannot know consent: the consent manager is the gate).
+    const tagManagerOrigin = new URL(config.tagManagerUrl).origin;
+    const scripts = config.tagManagerId && tagManagerOrigin !== config.publicUrl ? [tagManagerOrigin] : [];
     await app.register(helmet, {
       global: true,
       contentSecurityPolicy: {
         useDefaults: false,
         directives: {
           defaultSrc: ["'self'"],
-          scriptSrc: ["'self'"],
+          scriptSrc: ["'self'", ...scripts],
           styleSrc: ["'self'"],
           imgSrc: ["'self'", 'data:'],
           fontSrc: ["'self'"],

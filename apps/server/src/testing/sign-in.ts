@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import { apiPaths, CSRF_HEADER } from '@roadpass/contracts';
 
 /**
  * Test helper: signs a customer in through the embedded identity provider exactly as a browser
@@ -298,5 +299,30 @@ export async function refresh(
     status: response.statusCode,
     error: String(body.error),
     errorDescription: typeof body.error_description === 'string' ? body.error_description : undefined,
+  };
+}
+
+/** A signed-in customer as an API caller: their ids and the headers every call of theirs carries. */
+export interface Caller {
+  uuid: string;
+  legalEntityId: number;
+  headers: Record<string, string>;
+}
+
+/** Signs a demo customer in and reads their ids and CSRF token from the login status. */
+export async function signedInCaller(app: FastifyInstance, email: string, password: string): Promise<Caller> {
+  const { accessToken } = await signIn(app, { email, password });
+  const status = await app.inject({
+    url: apiPaths.loginStatus,
+    headers: { authorization: `Bearer ${accessToken}` },
+  });
+  const { user } = status.json<{ user: { uuid: string; legalEntityId: number } }>();
+  return {
+    uuid: user.uuid,
+    legalEntityId: user.legalEntityId,
+    headers: {
+      authorization: `Bearer ${accessToken}`,
+      [CSRF_HEADER]: status.headers[CSRF_HEADER.toLowerCase()] as string,
+    },
   };
 }

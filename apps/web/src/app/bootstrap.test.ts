@@ -10,8 +10,8 @@ import { createAppServices } from './services';
 const config = {
   environment: 'test',
   identityProvider: { url: 'http://localhost:8080/auth', realm: 'customer', clientId: 'portal-client' },
-  errorReporting: { dsn: null, tracesSampleRate: 1 },
-  tagManager: { id: null },
+  errorReporting: { dsn: null, tracesSampleRate: 1, serverErrorStatuses: [500] },
+  tagManager: { id: null, url: 'https://www.googletagmanager.com/gtm.js' },
 };
 const paths = {
   config: 'GET /config.json',
@@ -259,6 +259,83 @@ describe('start-up and readiness', () => {
       expect(consoleError).toHaveBeenCalledWith("Couldn't load user information", expect.anything());
     },
   );
+
+  it('loads the chunks of the page ahead once signed in, before the customer has loaded', async () => {
+    const { services, env } = setup({ path: '/customer/loyalty-ui/status' });
+    const preloaded: { path: string; user: unknown }[] = [];
+    env.preloadRoute = (path) => preloaded.push({ path, user: state().user });
+
+    await startApp(services, env);
+
+    expect(preloaded).toEqual([{ path: '/customer/loyalty-ui/status', user: null }]);
+  });
+
+  it('loads the texts of the language the token names while the customer loads', async () => {
+    const payload = { sub: 'c', legal_entity: 10, locale: 'de-DE', exp: 4102444800 };
+    const token = ['{"alg":"none"}', JSON.stringify(payload)]
+      .map((part) => btoa(part).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_'))
+      .join('.');
+    const { services, env, server } = setup();
+    let releaseUser: () => void = () => {};
+    server.reply(
+      paths.status,
+      () => new Promise<Response>((resolve) => (releaseUser = () => resolve(jsonResponse(demoLoginStatus)))),
+    );
+    env.createAuthSession = vi.fn(() =>
+      fakeAuth({
+        ensureSignedIn: vi.fn(async () => {
+          services.http.setToken(`${token}.signature`);
+          return 'signed-in' as const;
+        }),
+      }),
+    );
+
+    const started = startApp(services, env);
+    await vi.waitFor(() =>
+      expect(server.requests.map((r) => new URL(r.url).pathname)).toContain(
+        '/api/core-web/content/contentCollection/de-DE/loyalty-program',
+      ),
+    );
+    expect(state().user).toBeNull();
+    releaseUser();
+    await started;
+
+    expect(state()).toMatchObject({ appReady: true, activeLanguage: 'de' });
+    // Asked once: the texts loaded early are the ones used.
+    expect(
+      server.requests
+        .filter((r) => r.url.includes('/contentCollection/'))
+        .map((r) => new URL(r.url).pathname),
+    ).toEqual(['/api/core-web/content/contentCollection/de-DE/loyalty-program']);
+  });
+
+  it('shows the error screens in the language the token names when the customer cannot be loaded', async () => {
+    const payload = { sub: 'c', legal_entity: 3, locale: 'fr-FR', exp: 4102444800 };
+    const token = ['{"alg":"none"}', JSON.stringify(payload)]
+      .map((part) => btoa(part).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_'))
+      .join('.');
+    const { services, env, server } = setup({ browserLanguages: ['en-US'] });
+    services.auth = null;
+    env.createAuthSession = vi.fn(() =>
+      fakeAuth({
+        ensureSignedIn: vi.fn(async () => {
+          services.http.setToken(`${token}.signature`);
+          return 'signed-in' as const;
+        }),
+      }),
+    );
+    server.reply(paths.status, failure(500));
+    server.reply(
+      paths.content('fr-FR'),
+      jsonResponse(contentCollection('fr', 'FR', { 'error-banner-confirm': 'Réessayer' })),
+    );
+
+    await startApp(services, env);
+
+    expect(state().error).toEqual({ page: true, overlay: true, banner: true });
+    expect(state().activeLanguage).toBe('fr');
+    expect(i18n.t('error-banner-confirm')).toBe('Réessayer');
+  });
 
   it('renews the token when the login check answers 401, then continues', async () => {
     const { services, env, server, auth } = setup();

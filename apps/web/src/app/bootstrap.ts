@@ -3,14 +3,20 @@ import { isAuthCallbackPath, isPublicPath, routes } from '@/config/routes';
 import { loadRuntimeConfig } from '@/config/runtime-config';
 import { loadSessionUser, UserLoadError } from '@/features/auth/api/get-login-status';
 import { createAuthSession, type AuthSession, type SignInOutcome } from '@/features/auth/auth-session';
-import { installWebViewTokenSetter } from '@/features/auth/webview-token';
 import { readEnvironment } from '@/lib/environment/environment';
-import { CONTENT_COLLECTION_ERROR, loadTranslations } from '@/lib/i18n/content-collection';
+import {
+  CONTENT_COLLECTION_ERROR,
+  contentCollectionQuery,
+  loadTranslations,
+} from '@/lib/i18n/content-collection';
+import { useHostBridge } from '@/lib/native-bridge/host-bridge-state';
 import { applyBuiltInEnglish, i18n } from '@/lib/i18n/i18n';
 import { resolveCountryLanguage, signInUiLocales } from '@/lib/i18n/locale';
+import { tokenLanguageOf } from '@/lib/oidc/jwt';
 import { readStoredSession, storedSessionKey } from '@/lib/oidc/stored-session';
 import { useAppStore } from '@/lib/state/app-store';
 import { readCountryLanguage } from '@/lib/storage/storage';
+import { preloadRouteOf } from './router';
 import type { AppServices } from './services';
 
 export interface StartUpEnvironment {
@@ -22,6 +28,8 @@ export interface StartUpEnvironment {
   /** Replaces the current address (the router follows). */
   replace: (to: string) => void;
   createAuthSession: (config: RuntimeConfig, services: AppServices) => AuthSession;
+  /** Loads the chunks of the page at an address ahead (they then render without waiting). */
+  preloadRoute?: (pathname: string) => void;
 }
 
 export const browserStartUpEnvironment: StartUpEnvironment = {
@@ -29,6 +37,8 @@ export const browserStartUpEnvironment: StartUpEnvironment = {
   userAgent: navigator.userAgent,
   browserLanguages: navigator.languages ?? [navigator.language],
   replace: (to) => window.history.replaceState(null, '', to),
+  // A failed chunk shows later, where the page renders (its error boundary), not here.
+  preloadRoute: (pathname) => void preloadRouteOf(pathname).catch(() => undefined),
   createAuthSession: (config, services) =>
     createAuthSession({
       // oidc-client-ts is a chunk of its own, loaded when first needed (decision web-oidc-client).
@@ -65,7 +75,8 @@ export async function startApp(services: AppServices, env: StartUpEnvironment): 
 
   const locale = () =>
     resolveCountryLanguage({
-      user: useAppStore.getState().user,
+      // Until the customer is loaded (or when that fails), the token names their language.
+      user: useAppStore.getState().user ?? tokenLanguageOf(services.http.getToken()),
       pathname: env.location().pathname,
       requestedLocale: environment.requestedLocale,
       preference: readCountryLanguage(),
@@ -98,8 +109,10 @@ export async function startApp(services: AppServices, env: StartUpEnvironment): 
     store.setConfigProblems(configResult.problems);
     return;
   }
+  services.config = configResult.config;
 
   if (isPublicPath(env.location().pathname)) {
+    env.preloadRoute?.(env.location().pathname);
     try {
       await translate();
     } catch (error) {
@@ -120,6 +133,8 @@ export async function startApp(services: AppServices, env: StartUpEnvironment): 
   }
 
   if (environment.isWebView) {
+    // The bridge's host side is a chunk of its own: only webviews load it.
+    const { installWebViewTokenSetter } = await import('@/features/auth/webview-token');
     await installWebViewTokenSetter(services.http);
   } else {
     const auth = env.createAuthSession(configResult.config, services);
@@ -150,18 +165,44 @@ export async function startApp(services: AppServices, env: StartUpEnvironment): 
     }
   }
 
-  try {
-    await loadSessionUser({
-      http: services.http,
-      queryClient: services.queryClient,
-      refreshToken: () =>
-        services.auth
-          ? services.auth.refreshNow()
-          : Promise.reject(new Error('The webview host renews the token')),
-    });
-  } catch (error) {
-    await fail(error instanceof UserLoadError ? error.message : 'Loading the user failed', error);
-    return;
+  // Signed in: the page's chunks load while the customer and the texts do.
+  env.preloadRoute?.(env.location().pathname);
+
+  // The token names the customer's language: their texts load while the customer does (issue 10:
+  // one round trip less). Should the customer's language differ, the right texts load after.
+  if (tokenLanguageOf(services.http.getToken())) {
+    const expected = locale();
+    void services.queryClient.prefetchQuery(
+      contentCollectionQuery(services.http, expected.locale, expected.country),
+    );
+  }
+
+  for (;;) {
+    try {
+      await loadSessionUser({
+        http: services.http,
+        queryClient: services.queryClient,
+        refreshToken: () =>
+          services.auth
+            ? services.auth.refreshNow()
+            : Promise.reject(new Error('The webview host renews the token')),
+      });
+      break;
+    } catch (error) {
+      // Webview: the host gave no token; its "session expired" state shows, and the start-up goes on
+      // once the customer has asked the host again and got one.
+      if (environment.isWebView && useHostBridge.getState().expired) {
+        await translateQuietly();
+        await new Promise<void>((resolve) => {
+          const stop = useHostBridge.subscribe(({ expired }) => {
+            if (!expired) resolve(stop());
+          });
+        });
+        continue;
+      }
+      await fail(error instanceof UserLoadError ? error.message : 'Loading the user failed', error);
+      return;
+    }
   }
 
   try {

@@ -21,7 +21,7 @@ function renderApp(path: string, auth: AuthSession | null = null, overrides: Par
     return contentCollection(locale.slice(0, 2), locale.slice(3), {}) as never;
   });
   const http = createFakeHttpClient({ publicRequest, ...overrides });
-  const services: AppServices = { http, queryClient: new QueryClient(), auth };
+  const services: AppServices = { http, queryClient: new QueryClient(), auth, config: null };
   return renderWithProviders(
     <AppShell>
       <AppRoutes />

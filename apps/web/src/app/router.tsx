@@ -1,17 +1,62 @@
-import { lazy, useEffect, useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import { Route, Switch, useLocation } from 'wouter';
-import { loyaltySignupAddress, routes } from '@/config/routes';
+import {
+  loyaltyRouteName,
+  loyaltySignupAddress,
+  matchAccountHome,
+  matchAccountPage,
+  routes,
+  type AccountPage,
+} from '@/config/routes';
 import { useAppStore } from '@/lib/state/app-store';
+import { lazyRoute } from './lazy-route';
+import { loyaltyRouteModules, type LoyaltyScreen } from './routes/loyalty/loyalty-route-modules';
 import { RootRedirect } from './routes/root-redirect';
 import { RouteErrorBoundary } from './shell/error-boundaries';
 import { useFocusOnNavigation } from './shell/route-focus';
 
 // Route modules are loaded on demand; each is a thin page that composes features.
-const AccountHomeRoute = lazy(() => import('./routes/account-home-route'));
-const PaymentProfilesRoute = lazy(() => import('./routes/payment-profiles-route'));
+const AccountHomeRoute = lazyRoute(() => import('./routes/account-home-route'));
+const PasswordRoute = lazyRoute(() => import('./routes/account/password-route'));
+const MobileRoute = lazyRoute(() => import('./routes/account/mobile-route'));
+const PrivacyRoute = lazyRoute(() => import('./routes/account/privacy-route'));
+const PaymentRoute = lazyRoute(() => import('./routes/account/payment-route'));
+const UnsubscribeRoute = lazyRoute(() => import('./routes/account/unsubscribe-route'));
+const EmailConfirmRoute = lazyRoute(() => import('./routes/account/email-confirm-route'));
+const PaymentProfilesRoute = lazyRoute(() => import('./routes/payment-profiles-route'));
 // The loyalty app is a nested router with its own lazy route table.
-const LoyaltyRoutes = lazy(() => import('./routes/loyalty/loyalty-routes'));
-const NotFoundRoute = lazy(() => import('./routes/not-found-route'));
+const LoyaltyRoutes = lazyRoute(() => import('./routes/loyalty/loyalty-routes'));
+const NotFoundRoute = lazyRoute(() => import('./routes/not-found-route'));
+
+/** The account area's sub-pages by name (routes.account). */
+const accountPageRoutes: Record<AccountPage, ReturnType<typeof lazyRoute>> = {
+  password: PasswordRoute,
+  mobile: MobileRoute,
+  privacy: PrivacyRoute,
+  payment: PaymentRoute,
+};
+
+/**
+ * Loads the chunks of the page at `pathname` ahead, all at once (start-up calls it while it signs in),
+ * so the page renders the moment the app is ready. Unknown addresses load nothing ahead.
+ */
+export function preloadRouteOf(pathname: string): Promise<unknown> {
+  const loyaltyBase = routes.loyalty.base;
+  if (pathname === loyaltyBase || pathname.startsWith(`${loyaltyBase}/`)) {
+    const name = loyaltyRouteName(pathname.slice(loyaltyBase.length) || '/');
+    const screen = Object.entries(routes.loyalty).find(
+      ([, route]) => typeof route === 'object' && route.name === name,
+    )?.[0] as LoyaltyScreen | undefined;
+    return Promise.all([LoyaltyRoutes.preload(), screen ? loyaltyRouteModules[screen].preload() : undefined]);
+  }
+  const accountPage = matchAccountPage(pathname);
+  if (accountPage) return accountPageRoutes[accountPage].preload();
+  if (pathname === routes.root.pattern || matchAccountHome(pathname)) return AccountHomeRoute.preload();
+  if (routes.paymentProfiles.pattern.test(pathname)) return PaymentProfilesRoute.preload();
+  if (pathname.startsWith(routes.newsletterUnsubscribe.build(''))) return UnsubscribeRoute.preload();
+  if (pathname.startsWith(routes.emailConfirm.build(''))) return EmailConfirmRoute.preload();
+  return Promise.resolve();
+}
 
 /**
  * Patterns of routes that show their own errors; navigating to any other route clears the error flags
@@ -49,7 +94,12 @@ export function AppRoutes() {
         <Switch>
           <Route path={routes.root.pattern} component={RootRedirect} />
           <Route path={routes.accountHome.pattern} component={AccountHomeRoute} />
+          {Object.entries(accountPageRoutes).map(([page, component]) => (
+            <Route key={page} path={routes.account[page as AccountPage].pattern} component={component} />
+          ))}
           <Route path={routes.paymentProfiles.pattern} component={PaymentProfilesRoute} />
+          <Route path={routes.newsletterUnsubscribe.pattern} component={UnsubscribeRoute} />
+          <Route path={routes.emailConfirm.pattern} component={EmailConfirmRoute} />
           <Route path={routes.loyalty.base} nest>
             <LoyaltyRoutes />
           </Route>

@@ -1,3 +1,4 @@
+import type { RuntimeConfig } from '@roadpass/contracts';
 import { QueryClient } from '@tanstack/react-query';
 import { createContext, useContext } from 'react';
 import type { AuthSession } from '@/features/auth/auth-session';
@@ -10,6 +11,8 @@ export interface AppServices {
   queryClient: QueryClient;
   /** The browser sign-in session; null in a webview (the host owns the token) and before start-up. */
   auth: AuthSession | null;
+  /** /config.json once start-up read and validated it; null before (and when it is invalid). */
+  config: RuntimeConfig | null;
 }
 
 export function createAppServices(options: { fetch?: typeof fetch } = {}): AppServices {
@@ -20,6 +23,7 @@ export function createAppServices(options: { fetch?: typeof fetch } = {}): AppSe
       defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } },
     }),
     auth: null,
+    config: null,
   };
 }
 

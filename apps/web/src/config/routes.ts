@@ -11,6 +11,20 @@ export const routes = {
     pattern: '/:country/:lang/myaccount',
     build: (country: string, lang: string) => appPaths.accountHome(country, lang),
   },
+  /** The account area's sub-pages (issue 8): each below the account home, with a back link to it. */
+  account: {
+    password: accountPage('password'),
+    mobile: accountPage('mobile'),
+    privacy: accountPage('privacy'),
+    payment: accountPage('payment'),
+  },
+  /** No login: the newsletter unsubscribe link of an e-mail. */
+  newsletterUnsubscribe: {
+    pattern: '/newsletter/unsubscribe/:token',
+    build: (token: string) => appPaths.newsletterUnsubscribe(token),
+  },
+  /** No login: the link sent to a new e-mail address, which confirms it. */
+  emailConfirm: { pattern: '/email/confirm/:token', build: (token: string) => appPaths.emailConfirm(token) },
   paymentProfiles: {
     // Matched with and without the trailing slash the webview redirect uses.
     pattern: /^\/web\/payment\/customer\/payment-profiles\/?$/,
@@ -41,6 +55,16 @@ export const routes = {
     faq: loyaltyRoute('loyalty-faq', '/faq'),
   },
 } as const;
+
+function accountPage<Page extends string>(page: Page) {
+  return {
+    page,
+    pattern: `/:country/:lang/myaccount/${page}`,
+    build: (country: string, lang: string) => `${appPaths.accountHome(country, lang)}/${page}`,
+  } as const;
+}
+
+export type AccountPage = keyof typeof routes.account;
 
 function loyaltyRoute<Name extends string, Path extends string>(name: Name, path: Path) {
   return {
@@ -130,6 +154,13 @@ export function isAuthCallbackPath(pathname: string): boolean {
 export function matchAccountHome(pathname: string): { country: string; lang: string } | null {
   const match = /^\/([A-Za-z]{2})\/([A-Za-z]{2})\/myaccount(?:\/.*)?$/.exec(pathname);
   return match ? { country: match[1]!.toUpperCase(), lang: match[2]!.toLowerCase() } : null;
+}
+
+/** The account sub-page (routes.account) an address opens, or null. */
+export function matchAccountPage(pathname: string): AccountPage | null {
+  const match = /^\/[A-Za-z]{2}\/[A-Za-z]{2}\/myaccount\/([a-z]+)\/?$/.exec(pathname);
+  const page = match?.[1];
+  return page && Object.hasOwn(routes.account, page) ? (page as AccountPage) : null;
 }
 
 /** Marker in the address fragment that sends the webview to the payment profiles page (spec §2). */

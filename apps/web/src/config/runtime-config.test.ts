@@ -1,13 +1,13 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createHttpClient } from '@/lib/http';
 import { createFakeFetch, jsonResponse } from '@/testing/fake-fetch';
-import { loadRuntimeConfig, validateRuntimeConfig } from './runtime-config';
+import { embeddedRuntimeConfig, loadRuntimeConfig, validateRuntimeConfig } from './runtime-config';
 
 const valid = {
   environment: 'local',
   identityProvider: { url: 'http://localhost:8080/auth', realm: 'customer', clientId: 'portal-client' },
-  errorReporting: { dsn: null, tracesSampleRate: 1 },
-  tagManager: { id: null },
+  errorReporting: { dsn: null, tracesSampleRate: 1, serverErrorStatuses: [500] },
+  tagManager: { id: null, url: 'https://www.googletagmanager.com/gtm.js' },
 };
 
 describe('runtime config', () => {
@@ -20,7 +20,8 @@ describe('runtime config', () => {
       ...valid,
       environment: 'staging',
       identityProvider: { url: '', realm: 'customer' },
-      errorReporting: { dsn: 3, tracesSampleRate: 2 },
+      errorReporting: { dsn: 3, tracesSampleRate: 2, serverErrorStatuses: [404] },
+      tagManager: { id: null, url: '' },
     });
     expect(result.ok).toBe(false);
     expect(!result.ok && result.problems).toEqual([
@@ -29,6 +30,8 @@ describe('runtime config', () => {
       'identityProvider.clientId must be a non-empty string (found nothing)',
       'errorReporting.dsn must be a string or null (found 3)',
       'errorReporting.tracesSampleRate must be a number from 0 to 1 (found 2)',
+      'errorReporting.serverErrorStatuses must be a list of statuses from 500 to 599 (found [404])',
+      'tagManager.url must be a URL (found "")',
     ]);
   });
 
@@ -50,5 +53,23 @@ describe('runtime config', () => {
     const server = createFakeFetch({ 'GET /config.json': new Response('gone', { status: 404 }) });
     const result = await loadRuntimeConfig(createHttpClient({ fetch: server.fetch }));
     expect(result).toEqual({ ok: false, problems: ['/config.json could not be loaded (HTTP 404)'] });
+  });
+
+  it('takes the configuration embedded in the page without asking /config.json', async () => {
+    document.body.insertAdjacentHTML(
+      'beforeend',
+      `<script type="application/json" id="roadpass-config">${JSON.stringify(valid)}</script>`,
+    );
+    const server = createFakeFetch({});
+    const result = await loadRuntimeConfig(createHttpClient({ fetch: server.fetch }));
+    expect(result).toEqual({ ok: true, config: valid });
+    expect(server.requests).toEqual([]);
+    document.getElementById('roadpass-config')!.remove();
+  });
+
+  it('asks /config.json when the embedded block is missing or broken', () => {
+    const page = { getElementById: () => ({ textContent: '{broken' }) as unknown as HTMLElement };
+    expect(embeddedRuntimeConfig(page)).toBeUndefined();
+    expect(embeddedRuntimeConfig({ getElementById: () => null })).toBeUndefined();
   });
 });

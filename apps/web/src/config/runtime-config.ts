@@ -1,4 +1,4 @@
-import { appPaths, type RuntimeConfig } from '@roadpass/contracts';
+import { appPaths, RUNTIME_CONFIG_ELEMENT_ID, type RuntimeConfig } from '@roadpass/contracts';
 import type { HttpClient } from '@/lib/http';
 import { environments } from '@roadpass/contracts';
 
@@ -48,7 +48,13 @@ const rules: [path: string, check: Check, expected: string][] = [
     (v) => typeof v === 'number' && v >= 0 && v <= 1,
     'a number from 0 to 1',
   ],
+  [
+    'errorReporting.serverErrorStatuses',
+    (v) => Array.isArray(v) && v.every((s) => Number.isInteger(s) && s >= 500 && s <= 599),
+    'a list of statuses from 500 to 599',
+  ],
   ['tagManager.id', isStringOrNull, 'a string or null'],
+  ['tagManager.url', isUrl, 'a URL'],
 ];
 
 export function validateRuntimeConfig(value: unknown): RuntimeConfigResult {
@@ -64,8 +70,29 @@ export function validateRuntimeConfig(value: unknown): RuntimeConfigResult {
   return problems.length > 0 ? { ok: false, problems } : { ok: true, config: value as RuntimeConfig };
 }
 
-/** Loads /config.json (spec: read at start; the same build runs in every environment) and validates it. */
-export async function loadRuntimeConfig(http: HttpClient): Promise<RuntimeConfigResult> {
+/**
+ * The configuration the server put into the page (one round trip less at start), or undefined when the
+ * page has none or it is not JSON (then /config.json is asked).
+ */
+export function embeddedRuntimeConfig(doc: Pick<Document, 'getElementById'> = document): unknown {
+  const text = doc.getElementById(RUNTIME_CONFIG_ELEMENT_ID)?.textContent;
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The runtime configuration (spec: read at start; the same build runs in every environment),
+ * validated: the copy embedded in the page when there is one, else /config.json.
+ */
+export async function loadRuntimeConfig(
+  http: HttpClient,
+  embedded: unknown = embeddedRuntimeConfig(),
+): Promise<RuntimeConfigResult> {
+  if (embedded !== undefined) return validateRuntimeConfig(embedded);
   try {
     const value = await http.publicRequest<unknown>({ url: appPaths.runtimeConfig });
     return validateRuntimeConfig(value);

@@ -4,6 +4,8 @@ import * as m0002 from './0002-identity-provider.js';
 import * as m0003 from './0003-consents.js';
 import * as m0004 from './0004-loyalty.js';
 import * as m0005 from './0005-login-throttle-scopes.js';
+import * as m0007 from './0007-account-messaging.js';
+import * as m0008 from './0008-error-reports.js';
 
 /** Every migration, in order. Listed statically so the compiled server needs no file scanning. */
 export const migrations: Record<string, Migration> = {
@@ -12,4 +14,6 @@ export const migrations: Record<string, Migration> = {
   '0003-consents': m0003,
   '0004-loyalty': m0004,
   '0005-login-throttle-scopes': m0005,
+  '0007-account-messaging': m0007,
+  '0008-error-reports': m0008,
 };

@@ -18,6 +18,10 @@ export interface CustomerRepository {
   verifyCredentials(email: string, password: string): Promise<Customer | undefined>;
   create(customer: NewCustomer): Promise<Customer>;
   update(id: string, changes: CustomerUpdate): Promise<Customer>;
+  /** Whether `password` is the customer's current password. */
+  hasPassword(id: string, password: string): Promise<boolean>;
+  /** Stores a new password (hashed); the next sign-in takes it and not the old one. */
+  setPassword(id: string, password: string): Promise<void>;
 }
 
 function withoutHash(row: CustomerRow): Customer {
@@ -64,6 +68,21 @@ export function createCustomerRepository(db: Db): CustomerRepository {
         .returningAll()
         .executeTakeFirstOrThrow();
       return withoutHash(row);
+    },
+    async hasPassword(id, password) {
+      const row = UUID.test(id)
+        ? await db.selectFrom('customers').select('password_hash').where('id', '=', id).executeTakeFirst()
+        : undefined;
+      const ok = await verifyPassword(password, row?.password_hash ?? (await decoyPasswordHash()));
+      return row !== undefined && ok;
+    },
+    async setPassword(id, password) {
+      const passwordHash = await hashPassword(password);
+      await db
+        .updateTable('customers')
+        .set({ password_hash: passwordHash, updated_at: new Date() })
+        .where('id', '=', id)
+        .execute();
     },
   };
 }

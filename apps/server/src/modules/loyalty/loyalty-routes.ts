@@ -19,6 +19,7 @@ import { signedInCustomer } from '../customers/login-status.js';
 import { loyaltyErrors } from './loyalty-errors.js';
 import type { LoyaltyService } from './loyalty-service.js';
 import type { PartnerCodeRow } from './loyalty-repository.js';
+import { OPTIONAL_BODY } from '../../lib/openapi-document.js';
 import { routePattern } from '../../lib/route-pattern.js';
 
 const OwnAccountParams = Type.Object({ uuid: CustomerUuidParam });
@@ -144,6 +145,8 @@ export const loyaltyRoutes: FastifyPluginAsync<LoyaltyRoutesOptions> = async (
           security: [{ bearer: [] }],
           params: PartnerCodeParams,
           body: EmptyBody,
+          // Spec §7: "POST (empty body)"; "{}" is accepted too.
+          [OPTIONAL_BODY]: true,
           response: { 200: LoyaltyPartnerCode, 201: LoyaltyPartnerCode, ...errorResponses },
         },
       },

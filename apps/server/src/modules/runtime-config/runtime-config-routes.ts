@@ -22,17 +22,23 @@ export function identityProviderOf(config: AppConfig): RuntimeConfig['identityPr
 
 const environmentOf = { production: 'production', development: 'local', test: 'test' } as const;
 
-/** GET /config.json: the runtime configuration the app reads at start; never cached. */
-export const runtimeConfigRoutes: FastifyPluginAsync<{ config: AppConfig }> = async (app, { config }) => {
-  const body: RuntimeConfig = {
+/** The runtime configuration of this server: served as /config.json and embedded in the app's HTML. */
+export function runtimeConfigOf(config: AppConfig): RuntimeConfig {
+  return {
     environment: environmentOf[config.env],
     identityProvider: identityProviderOf(config),
     errorReporting: {
-      dsn: process.env.ERROR_REPORTING_DSN || null,
+      dsn: config.errorReportingDsn,
       tracesSampleRate: config.env === 'production' ? 0.3 : 1,
+      serverErrorStatuses: config.errorReportingServerStatuses,
     },
-    tagManager: { id: process.env.TAG_MANAGER_ID || null },
+    tagManager: { id: config.tagManagerId ?? null, url: config.tagManagerUrl },
   };
+}
+
+/** GET /config.json: the runtime configuration the app reads at start; never cached. */
+export const runtimeConfigRoutes: FastifyPluginAsync<{ config: AppConfig }> = async (app, { config }) => {
+  const body = runtimeConfigOf(config);
   app
     .withTypeProvider<TypeBoxTypeProvider>()
     .get(

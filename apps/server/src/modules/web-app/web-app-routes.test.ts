@@ -38,6 +38,7 @@ describe('serving the web app', () => {
     '/customer/loyalty-ui/',
     '/customer/loyalty-ui/status',
     '/newsletter/unsubscribe/abc',
+    '/email/confirm/abc',
     '/web/payment/customer/payment-profiles/',
   ])('answers the app address %s with index.html, not cached', async (url) => {
     const res = await t.app.inject({ url, headers: { accept: 'text/html' } });
@@ -45,6 +46,23 @@ describe('serving the web app', () => {
     expect(res.headers['content-type']).toMatch(/text\/html/);
     expect(res.body).toContain('<div id="root">');
     expect(res.headers['cache-control']).toBe('no-cache');
+  });
+
+  it('puts the runtime configuration into the page (the body of /config.json), compressed as asked', async () => {
+    const config = (await t.app.inject({ url: '/config.json' })).json();
+    const block = (html: string) =>
+      JSON.parse(/<script type="application\/json" id="roadpass-config">(.*?)<\/script>/.exec(html)![1]!);
+    const plain = await t.app.inject({ url: '/customer/loyalty-ui/status' });
+    expect(block(plain.body)).toEqual(config);
+    const br = await t.app.inject({ url: '/DE/de/myaccount', headers: { 'accept-encoding': 'gzip, br' } });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(block(brotliDecompressSync(br.rawPayload).toString())).toEqual(config);
+    const gzip = await t.app.inject({ url: '/', headers: { 'accept-encoding': 'gzip, br;q=0' } });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(block(gunzipSync(gzip.rawPayload).toString())).toEqual(config);
+    const missing = await t.app.inject({ url: '/no-such-page', headers: { 'accept-encoding': 'identity' } });
+    expect(missing.statusCode).toBe(404);
+    expect(block(missing.body)).toEqual(config);
   });
 
   it('caches hashed assets for a year', async () => {

@@ -1,8 +1,9 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { FastifyPluginAsync } from 'fastify';
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
-import { apiErrorCodes } from '@roadpass/contracts';
+import { apiErrorCodes, RUNTIME_CONFIG_ELEMENT_ID, type RuntimeConfig } from '@roadpass/contracts';
 
 /** The routes that send the built files: the files carry their build-time compression already. */
 export const webAppFileRoutes = ['/', '/*'] as const;
@@ -14,6 +15,7 @@ const appAddresses = [
   /^\/[A-Z]{2}\/[a-z]{2}\/myaccount(\/.*)?$/,
   /^\/customer\/loyalty-ui(\/.*)?$/,
   /^\/newsletter\/unsubscribe\/[^/]+\/?$/,
+  /^\/email\/confirm\/[^/]+\/?$/,
   /^\/web\/payment\/customer\/payment-profiles\/?$/,
 ];
 
@@ -32,8 +34,21 @@ const programAddresses = /^\/(api|auth|assets)(\/|$)|\/[^/]*\.[A-Za-z0-9]{1,12}$
  * fallback for the app's addresses. Any other GET or HEAD of a page address gets the app's not-found
  * page (status 404); the API, the identity provider, files and every other method keep the JSON 404.
  */
-export const webAppRoutes: FastifyPluginAsync<{ webDistDir: string }> = async (app, { webDistDir }) => {
+export const webAppRoutes: FastifyPluginAsync<{ webDistDir: string; runtimeConfig: RuntimeConfig }> = async (
+  app,
+  { webDistDir, runtimeConfig },
+) => {
   const hasBuild = existsSync(path.join(webDistDir, 'index.html'));
+  const page = hasBuild
+    ? appPage(readFileSync(path.join(webDistDir, 'index.html'), 'utf8'), runtimeConfig)
+    : null;
+  const sendPage = (request: FastifyRequest, reply: FastifyReply, status = 200) => {
+    const encoding = preferredEncoding(request.headers['accept-encoding']);
+    reply.status(status).header('cache-control', 'no-cache').header('vary', 'Accept-Encoding');
+    reply.type('text/html; charset=utf-8');
+    if (encoding) reply.header('content-encoding', encoding);
+    return reply.send(page![encoding ?? 'identity']);
+  };
   if (!hasBuild)
     app.log.warn({ webDistDir }, 'web app build not found: run `npm run build` to serve the app');
   else {
@@ -50,20 +65,16 @@ export const webAppRoutes: FastifyPluginAsync<{ webDistDir: string }> = async (a
       },
     });
     // The static wildcard would answer the root folder itself with 403; it is the app's start page.
-    app.get('/', (_request, reply) => reply.header('cache-control', 'no-cache').sendFile('index.html'));
+    app.get('/', (request, reply) => sendPage(request, reply));
   }
 
   app.setNotFoundHandler(async (request, reply) => {
     const pathname = request.url.split('?')[0]!;
     const isRead = request.method === 'GET' || request.method === 'HEAD';
-    if (hasBuild && isRead && isAppAddress(pathname)) {
-      return reply.header('cache-control', 'no-cache').sendFile('index.html');
-    }
+    if (hasBuild && isRead && isAppAddress(pathname)) return sendPage(request, reply);
     // Any other page address (a wrong link, an old bookmark) gets the app with status 404: it shows
     // its translated not-found page with a way home. Programs keep the JSON 404.
-    if (hasBuild && isRead && !programAddresses.test(pathname)) {
-      return reply.status(404).header('cache-control', 'no-cache').sendFile('index.html');
-    }
+    if (hasBuild && isRead && !programAddresses.test(pathname)) return sendPage(request, reply, 404);
     return reply.status(404).send({
       status: 404,
       code: apiErrorCodes.notFound,
@@ -71,3 +82,39 @@ export const webAppRoutes: FastifyPluginAsync<{ webDistDir: string }> = async (a
     });
   });
 };
+
+type PageEncoding = 'br' | 'gzip' | 'identity';
+
+/**
+ * index.html with the runtime configuration inside (issue 10: one round trip less at start; the app
+ * falls back to /config.json without it), compressed once at start like the build's other files.
+ * A JSON data block is not a script: the strict CSP stays as it is.
+ */
+export function appPage(html: string, runtimeConfig: RuntimeConfig): Record<PageEncoding, Buffer> {
+  const json = JSON.stringify(runtimeConfig).replace(/</g, '\\u003c');
+  const block = `<script type="application/json" id="${RUNTIME_CONFIG_ELEMENT_ID}">${json}</script>`;
+  // In the head where there is one; anywhere works, as the app's module script runs after parsing.
+  const identity = Buffer.from(
+    html.includes('</head>') ? html.replace('</head>', `${block}</head>`) : html + block,
+  );
+  return {
+    identity,
+    br: brotliCompressSync(identity, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } }),
+    gzip: gzipSync(identity, { level: 9 }),
+  };
+}
+
+/** br, else gzip, else none, as Accept-Encoding allows (q=0 refuses). */
+export function preferredEncoding(header: string | string[] | undefined): 'br' | 'gzip' | null {
+  const accepted = new Map(
+    String(header ?? '')
+      .split(',')
+      .map((part) => {
+        const [name, ...params] = part.trim().toLowerCase().split(';');
+        const q = params.map((p) => /^\s*q=([\d.]+)/.exec(p)?.[1]).find(Boolean);
+        return [name!, q === undefined ? 1 : Number(q)] as const;
+      }),
+  );
+  const allows = (name: string) => (accepted.get(name) ?? accepted.get('*') ?? 0) > 0;
+  return allows('br') ? 'br' : allows('gzip') ? 'gzip' : null;
+}

@@ -1,7 +1,9 @@
-import { Suspense, type ReactNode } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useShallow } from 'zustand/react/shallow';
 import { Spinner } from '@/components/spinner';
+import { useHostBridge } from '@/lib/native-bridge/host-bridge-state';
+import { ConsentGate } from '@/features/consent/consent-gate';
 import { useAppStore } from '@/lib/state/app-store';
 import { ConfigErrorPage } from './config-error-page';
 import { ErrorBanner } from './error-banner';
@@ -11,6 +13,11 @@ import { Toasts } from './toasts';
 import { TopBar } from './top-bar';
 import './shell.css';
 
+// Webview mode only: loaded when the app runs inside the native app (not on the web's first load).
+const WebViewNotices = lazy(() =>
+  import('@/features/webview/webview-notices').then((module) => ({ default: module.WebViewNotices })),
+);
+
 /**
  * The application shell of spec §2: error page, dimming overlay, error banner and the routed view. The
  * routed view is hidden while the error page shows; the spinner shows while the app loads and no page
@@ -18,16 +25,19 @@ import './shell.css';
  */
 export function AppShell({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
-  const { appReady, error, configProblems } = useAppStore(
+  const { appReady, error, configProblems, isWebView } = useAppStore(
     useShallow((state) => ({
       appReady: state.appReady,
       error: state.error,
       configProblems: state.configProblems,
+      isWebView: state.isWebView,
     })),
   );
+  // Webview: a host that gave no token shows its own state instead of a spinner for ever.
+  const expired = useHostBridge((state) => state.expired);
 
   return (
-    <div className="shell">
+    <div className={isWebView ? 'shell shell--webview' : 'shell'}>
       <a className="skip-link" href="#main">
         {t('skip-to-content', 'Skip to content')}
       </a>
@@ -37,16 +47,22 @@ export function AppShell({ children }: { children: ReactNode }) {
           <ConfigErrorPage problems={configProblems} />
         ) : (
           <>
+            {isWebView && (
+              <Suspense>
+                <WebViewNotices />
+              </Suspense>
+            )}
             {error.page && <ErrorPage />}
-            {!appReady && !error.page && <Spinner />}
+            {!appReady && !error.page && !expired && <Spinner />}
             {appReady && (
-              <div className="shell__view" hidden={error.page}>
+              <div className="shell__view" hidden={error.page || expired}>
                 <Suspense fallback={<Spinner />}>{children}</Suspense>
               </div>
             )}
           </>
         )}
       </main>
+      <ConsentGate />
       {error.overlay && <div className="overlay" aria-hidden="true" />}
       {error.banner && <ErrorBanner />}
       <Toasts />

@@ -54,7 +54,8 @@ export function useLanguageSwitch(country: string) {
       const store = useAppStore.getState();
       try {
         const saved = await saveLanguage(http, language, country);
-        store.setUser(saved.user);
+        const user = useAppStore.getState().user;
+        if (user) store.setUser({ ...user, language: saved.body.PersonalDataRTO.language });
         store.addToast({ message: t('language-saved', { lng: language }) });
       } catch {
         store.addToast({ message: t('language-save-failed', { lng: language }), type: 'error' });

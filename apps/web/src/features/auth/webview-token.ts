@@ -1,29 +1,59 @@
-import type { HttpClient } from '@/lib/http';
+import { isHttpError, type HttpClient, type RequestConfig } from '@/lib/http';
+import { HOST_TOKEN_TIMEOUT_MS, installHostSetters, requestHostToken } from '@/lib/native-bridge/host-bridge';
+import { decodeClaims } from '@/lib/oidc/jwt';
 import { readItem, storageKeys, writeItem } from '@/lib/storage/storage';
 
-declare global {
-  interface Window {
-    /** Called by the native host app with a fresh access token (spec §7 native bridge). */
-    setAuthToken?: (token: string) => void;
-  }
-}
+/** The host is asked for a new token this long before its token's `exp` (spec §9's 70 s). */
+export const HOST_TOKEN_RENEW_BEFORE_SECONDS = 70;
+/** However short-lived a token, renewals asked on a schedule are at least this far apart. */
+const MIN_SECONDS_BETWEEN_RENEWALS = 10;
+
+const ignore = () => {};
 
 /**
- * In a webview the host app supplies the token through window.setAuthToken (minimal for now; the full
- * bridge is a later issue). Resolves once a token is available: the stored one of this session, or
- * the first the host sets. Later calls replace the token.
+ * Webview mode (spec §4, §7): the host app owns the token. Installs the host's setters, hands every
+ * token to the HTTP layer, asks the host for a new one before the token's `exp` and when a call
+ * answers 401 (that call is then sent once more with the new token). Resolves once a token is there:
+ * this session's stored one or the host's first; without one in time the host is asked, and a host
+ * that does not answer leaves the session 'expired' (the shell says so and can ask again).
  */
-export function installWebViewTokenSetter(http: HttpClient): Promise<void> {
+export function installWebViewTokenSetter(http: HttpClient, now: () => number = Date.now): Promise<void> {
+  let renewTimer: ReturnType<typeof setTimeout> | undefined;
+  const retried = new WeakSet<RequestConfig>();
+
+  http.interceptors.response.use(undefined, (error) => {
+    if (!isHttpError(error) || error.status !== 401 || retried.has(error.config)) return;
+    const again = { ...error.config };
+    retried.add(again);
+    return requestHostToken().then(
+      () =>
+        http.request(again).then((data) => ({ status: 200, headers: new Headers(), data, config: again })),
+      () => Promise.reject(error),
+    );
+  });
+
   return new Promise((resolve) => {
-    window.setAuthToken = (token: string) => {
+    const accept = (token: string) => {
       writeItem(sessionStorage, storageKeys.token, token);
       http.setToken(token);
+      clearTimeout(renewTimer);
+      const exp = decodeClaims(token)?.exp;
+      if (exp !== undefined) {
+        const seconds = Math.max(
+          exp - HOST_TOKEN_RENEW_BEFORE_SECONDS - now() / 1000,
+          MIN_SECONDS_BETWEEN_RENEWALS,
+        );
+        renewTimer = setTimeout(
+          () => void requestHostToken().catch(ignore),
+          Math.min(seconds * 1000, 2 ** 31 - 1),
+        );
+      }
       resolve();
     };
+    installHostSetters(accept);
     const stored = readItem(sessionStorage, storageKeys.token);
-    if (stored) {
-      http.setToken(stored);
-      resolve();
-    }
+    if (stored) accept(stored);
+    // No token from the host in time: ask for one (resolves when it comes, even after "ask again").
+    else setTimeout(() => void (http.getToken() ?? requestHostToken().catch(ignore)), HOST_TOKEN_TIMEOUT_MS);
   });
 }

@@ -5,12 +5,24 @@ export interface ErrorContext {
   componentStack?: string | null | undefined;
 }
 
+type Sink = (error: unknown, where: string) => void;
+let sink: Sink | null = null;
+
 /**
- * The one place errors of the app's own code are reported. Today: the console. The error-reporting
- * service (issue 9, only with the customer's consent) plugs in here.
+ * Where reports go besides the console: the error reporting SDK, set by the consent manager once the
+ * customer consented (null again when consent is withdrawn).
+ */
+export function setErrorReportSink(next: Sink | null): void {
+  sink = next;
+}
+
+/**
+ * The one place errors of the app's own code are reported: the console, and the error reporting
+ * service when the customer consented to it (features/consent).
  */
 export function reportError(error: unknown, context: ErrorContext): void {
   console.error(`Roadpass ${context.where} error`, error, context.componentStack ?? '');
+  sink?.(error, context.where);
 }
 
 /** A route chunk that could not be downloaded (offline, or a deployment replaced the files). */

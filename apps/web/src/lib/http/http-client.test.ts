@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createFakeFetch, jsonResponse } from '@/testing/fake-fetch';
-import { createHttpClient, serverErrorHelper } from './http-client';
+import { createHttpClient, requestUrl, serverErrorHelper } from './http-client';
 import { HttpError } from './http-error';
 
 const apiError = (status: number, code = 'x') => ({ status, code, message: `failed ${status}` });
@@ -299,5 +299,25 @@ describe('serverErrorHelper', () => {
 
     await expect(http.get('/api/x')).rejects.toMatchObject({ status: 500 });
     expect(handler).toHaveBeenCalledOnce();
+  });
+});
+
+describe('requestUrl', () => {
+  const page = 'https://app.example/customer/loyalty-ui/status';
+  it('joins a path to the base address with one slash, on the page origin', () => {
+    expect(requestUrl('/api/x', '/', undefined, page)).toBe('https://app.example/api/x');
+    expect(requestUrl('api/x', '/base/', undefined, page)).toBe('https://app.example/base/api/x');
+    expect(requestUrl('/api/x', 'https://api.example/v1', undefined, page)).toBe(
+      'https://api.example/v1/api/x',
+    );
+  });
+
+  it('keeps an absolute address and adds the defined query parameters to its own', () => {
+    expect(requestUrl('https://cdn.example/a?b=1', '/', { c: 2, d: undefined, e: true }, page)).toBe(
+      'https://cdn.example/a?b=1&c=2&e=true',
+    );
+    expect(requestUrl('/api/h', '/', { page_size: 100, page_index: 0 }, page)).toBe(
+      'https://app.example/api/h?page_size=100&page_index=0',
+    );
   });
 });

@@ -1,4 +1,5 @@
 export {
+  BRIDGE_VERSION,
   checkHistory,
   clearHistory,
   copyToClipboard,
@@ -18,3 +19,4 @@ export {
   useNativeNavigation,
   type NativeNavigationAction,
 } from './native-navigation';
+// The host side (host-bridge.ts, host-bridge-state.ts) is imported by its own path: only webviews load it.

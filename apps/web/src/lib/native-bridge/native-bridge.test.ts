@@ -24,21 +24,25 @@ const messageNames: BridgeMessageName[] = [
 
 /** Every call of the bridge's API once, with the payload each should send. */
 const calls: [BridgeMessageName, () => unknown, unknown][] = [
-  ['refreshAuthToken', refreshAuthToken, {}],
-  ['copyToClipboard', () => copyToClipboard('RP-1234'), { text: 'RP-1234' }],
-  ['clearHistory', clearHistory, {}],
-  ['checkHistory', checkHistory, {}],
+  ['refreshAuthToken', () => refreshAuthToken('r7'), { v: 1, type: 'refreshAuthToken', requestId: 'r7' }],
+  ['copyToClipboard', () => copyToClipboard('RP-1234'), { v: 1, type: 'copyToClipboard', text: 'RP-1234' }],
+  ['clearHistory', clearHistory, { v: 1, type: 'clearHistory' }],
+  ['checkHistory', checkHistory, { v: 1, type: 'checkHistory' }],
   [
     'didNavigateBackward',
     () => didNavigateBackward('/customer/loyalty-ui/status'),
-    { path: '/customer/loyalty-ui/status' },
+    { v: 1, type: 'didNavigateBackward', path: '/customer/loyalty-ui/status' },
   ],
   [
     'didNavigateForward',
     () => didNavigateForward('/customer/loyalty-ui/history'),
-    { path: '/customer/loyalty-ui/history' },
+    { v: 1, type: 'didNavigateForward', path: '/customer/loyalty-ui/history' },
   ],
-  ['enableLoyaltyPushNotifications', enableLoyaltyPushNotifications, {}],
+  [
+    'enableLoyaltyPushNotifications',
+    enableLoyaltyPushNotifications,
+    { v: 1, type: 'enableLoyaltyPushNotifications' },
+  ],
 ];
 
 function installIosHost() {

@@ -5,8 +5,8 @@ import { useAppStore } from '@/lib/state/app-store';
  * their payloads; docs/native-bridge.md describes the protocol for the app developers.
  */
 export interface BridgeMessages {
-  /** Asks the host for a fresh access token; it answers through window.setAuthToken(token). */
-  refreshAuthToken: Record<string, never>;
+  /** Asks the host for a fresh access token; it answers through window.answerAuthTokenRefresh. */
+  refreshAuthToken: { requestId: string };
   copyToClipboard: { text: string };
   /** Drops the host's back stack for the webview: the webview becomes closeable. */
   clearHistory: Record<string, never>;
@@ -30,6 +30,9 @@ declare global {
   }
 }
 
+/** The protocol's version, sent as `v` in every message both ways (docs/native-bridge.md). */
+export const BRIDGE_VERSION = 1;
+
 /** Spec §2: set at start from is_webview=true or a user agent containing 'webview'. */
 export function isWebView(): boolean {
   return useAppStore.getState().isWebView;
@@ -44,17 +47,18 @@ export function postToHost<Name extends BridgeMessageName>(
   payload: BridgeMessages[Name],
 ): boolean {
   if (!isWebView()) return false;
+  const message = { v: BRIDGE_VERSION, type: name, ...payload };
   try {
     const ios = window.webkit?.messageHandlers?.[name];
     if (ios) {
-      ios.postMessage(payload);
+      ios.postMessage(message);
       return true;
     }
     const android = window.RoadpassAndroid;
     const method = android?.[name];
     if (android && typeof method === 'function') {
       // Injected Java methods must be called on their object.
-      method.call(android, JSON.stringify(payload));
+      method.call(android, JSON.stringify(message));
       return true;
     }
   } catch (error) {
@@ -65,7 +69,7 @@ export function postToHost<Name extends BridgeMessageName>(
   return false;
 }
 
-export const refreshAuthToken = (): boolean => postToHost('refreshAuthToken', {});
+export const refreshAuthToken = (requestId: string): boolean => postToHost('refreshAuthToken', { requestId });
 export const clearHistory = (): boolean => postToHost('clearHistory', {});
 export const checkHistory = (): boolean => postToHost('checkHistory', {});
 export const enableLoyaltyPushNotifications = (): boolean => postToHost('enableLoyaltyPushNotifications', {});

@@ -55,6 +55,7 @@ describe('useNativeNavigation', () => {
     const record = (name: string) => (json: string) => messages.push([name, JSON.parse(json)]);
     window.RoadpassAndroid = {
       clearHistory: record('clearHistory'),
+      checkHistory: record('checkHistory'),
       didNavigateForward: record('didNavigateForward'),
       didNavigateBackward: record('didNavigateBackward'),
     };
@@ -64,14 +65,19 @@ describe('useNativeNavigation', () => {
     window.history.replaceState(null, '', '/');
   });
 
-  it('clears the native history on arriving at status, but reports nothing for a plain first page', () => {
+  it('clears the native history on arriving at status', () => {
     renderAt('/status');
-    expect(messages).toEqual([['clearHistory', {}]]);
+    expect(messages).toEqual([['clearHistory', { v: 1, type: 'clearHistory' }]]);
+  });
+
+  it('asks the host to check its history on a first page that is not one of the four', () => {
+    renderAt('/history');
+    expect(messages).toEqual([['checkHistory', { v: 1, type: 'checkHistory' }]]);
   });
 
   it('reports forward and backward moves, and clears history on the routes that say so', async () => {
     renderAt('/history');
-    expect(messages).toEqual([]);
+    messages = [];
 
     act(() => navigate(`${base}/tier-overview`));
     act(() => navigate(`${base}/reward/city-bike`));
@@ -82,15 +88,16 @@ describe('useNativeNavigation', () => {
     });
 
     expect(messages).toEqual([
-      ['didNavigateForward', { path: `${base}/tier-overview` }],
-      ['didNavigateForward', { path: `${base}/reward/city-bike` }],
-      ['clearHistory', {}],
-      ['didNavigateBackward', { path: `${base}/reward/city-bike` }],
+      ['didNavigateForward', { v: 1, type: 'didNavigateForward', path: `${base}/tier-overview` }],
+      ['didNavigateForward', { v: 1, type: 'didNavigateForward', path: `${base}/reward/city-bike` }],
+      ['clearHistory', { v: 1, type: 'clearHistory' }],
+      ['didNavigateBackward', { v: 1, type: 'didNavigateBackward', path: `${base}/reward/city-bike` }],
     ]);
   });
 
   it('ignores paths that are no loyalty route', () => {
     renderAt('/history');
+    messages = [];
     act(() => navigate(`${base}/nowhere`));
     expect(messages).toEqual([]);
   });

@@ -2,7 +2,7 @@ import { useEffect, useEffectEvent, useRef } from 'react';
 import { useLocation } from 'wouter';
 import { routes } from '@/config/routes';
 import { useAppStore } from '@/lib/state/app-store';
-import { clearHistory, didNavigateBackward, didNavigateForward } from './native-bridge';
+import { checkHistory, clearHistory, didNavigateBackward, didNavigateForward } from './native-bridge';
 import {
   createNavigationDirectionTracker,
   type NavigationDirection,
@@ -35,7 +35,8 @@ export function reportNavigation(pathname: string, direction: NavigationDirectio
 /**
  * Applies spec §2's native navigation rule after every change of address in a webview. `routeNameOf`
  * maps the router's path to a route name (e.g. loyaltyRouteName); paths without a name are ignored.
- * The first page only clears the history when its route says so: arriving is not a forward move.
+ * The first page clears the history when its route says so, else asks the host to check its history
+ * (arriving is not a forward move).
  */
 export function useNativeNavigation(routeNameOf: (path: string) => string | null): void {
   const [location] = useLocation();
@@ -50,6 +51,8 @@ export function useNativeNavigation(routeNameOf: (path: string) => string | null
     const action = nativeNavigationAction(routeName, direction ?? 'forward');
     if (action === 'clear-history') clearHistory();
     else if (direction) reportNavigation(window.location.pathname, direction);
+    // The first page of a visit is no move: the host is asked to look at the history itself.
+    else checkHistory();
   });
 
   useEffect(() => {

@@ -1,4 +1,4 @@
-import { lazy, useEffect, type ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { Route, Switch, useLocation } from 'wouter';
 import { Spinner } from '@/components/spinner';
 import { loyaltyRouteName, routes } from '@/config/routes';
@@ -6,19 +6,21 @@ import { useLoyaltyStore } from '@/lib/loyalty/loyalty-store';
 import { LoyaltyRedirect } from '@/lib/loyalty/ui/loyalty-link';
 import { useNativeNavigation } from '@/lib/native-bridge';
 import { useAppStore } from '@/lib/state/app-store';
+import { loyaltyRouteModules } from './loyalty-route-modules';
 
-// Each loyalty screen is its own chunk: the status page (a first page) loads only what it shows.
-const EntryRoute = lazy(() => import('./loyalty-entry-route'));
-const OnboardingRoute = lazy(() => import('./loyalty-onboarding-route'));
-const CelebrationRoute = lazy(() => import('./loyalty-celebration-route'));
-const StatusRoute = lazy(() => import('./loyalty-status-route'));
-const TierOverviewRoute = lazy(() => import('./loyalty-tier-overview-route'));
-const SignupRoute = lazy(() => import('./loyalty-signup-route'));
-const RewardRoute = lazy(() => import('./loyalty-reward-route'));
-const LoadingRoute = lazy(() => import('./loyalty-loading-route'));
-const HistoryRoute = lazy(() => import('./loyalty-history-route'));
-const FaqRoute = lazy(() => import('./loyalty-faq-route'));
-const DemoRoute = lazy(() => import('./loyalty-demo-route'));
+const {
+  entry: EntryRoute,
+  onboarding: OnboardingRoute,
+  celebration: CelebrationRoute,
+  status: StatusRoute,
+  tierOverview: TierOverviewRoute,
+  signup: SignupRoute,
+  reward: RewardRoute,
+  loading: LoadingRoute,
+  history: HistoryRoute,
+  faq: FaqRoute,
+  demo: DemoRoute,
+} = loyaltyRouteModules;
 
 /**
  * Every loyalty route but /demo needs the signed-in customer. Start-up signs in before routes render,

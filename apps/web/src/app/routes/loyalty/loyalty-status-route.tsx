@@ -1,6 +1,24 @@
+import { lazy, Suspense } from 'react';
 import { LoyaltyStatus } from '@/features/loyalty-status/components/loyalty-status';
+import { useAppStore } from '@/lib/state/app-store';
+
+// Webview only (the host's push flags): not part of the status page's first load on the web.
+const PushOffer = lazy(() =>
+  import('@/features/webview/push-offer').then((module) => ({ default: module.PushOffer })),
+);
 
 /** `/status`: points and tier status (spec §2). Keep it light: it is a first page. */
 export default function LoyaltyStatusRoute() {
-  return <LoyaltyStatus />;
+  const isWebView = useAppStore((state) => state.isWebView);
+  return (
+    <LoyaltyStatus
+      forMembers={
+        isWebView ? (
+          <Suspense>
+            <PushOffer />
+          </Suspense>
+        ) : null
+      }
+    />
+  );
 }

@@ -1,8 +1,15 @@
-import { apiPaths, type LoginStatus, type PersonalDataPartialUpdate } from '@roadpass/contracts';
+import { apiPaths, type PersonalDataPartialUpdate, type PersonalDataResponse } from '@roadpass/contracts';
 import type { HttpClient } from '@/lib/http';
 
-/** "Update the user's language" (spec §7 store actions): a partial profile with the language. */
-export function saveLanguage(http: HttpClient, language: string, country: string): Promise<LoginStatus> {
+/**
+ * "Update the user's language" (spec §7 store actions): a partial profile with the language. The
+ * server answers the whole profile (PersonalDataResponse).
+ */
+export function saveLanguage(
+  http: HttpClient,
+  language: string,
+  country: string,
+): Promise<PersonalDataResponse> {
   const body: PersonalDataPartialUpdate = { language: `${language}_${country}` };
-  return http.post<LoginStatus>(apiPaths.personalData, body);
+  return http.post<PersonalDataResponse>(apiPaths.personalData, body);
 }

@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RequestConfig } from '@/lib/http';
@@ -16,7 +16,11 @@ const german = contentCollection('de', 'DE', {
   'account-settings': 'Einstellungen',
 });
 
-const savedGerman = { ...demoLoginStatus, user: { ...demoLoginStatus.user, language: 'de_DE' } };
+/** What the server answers to the language POST: the whole profile (only what the switch reads here). */
+const savedGerman = {
+  body: { PersonalDataRTO: { language: 'de_DE' }, pendingEmail: null },
+  meta: { metaDataList: [] },
+};
 
 function renderHome(
   publicRequest = vi.fn(async (_config: RequestConfig) => german as never),
@@ -62,6 +66,18 @@ describe('account home', () => {
       'href',
       '/customer/loyalty-ui/',
     );
+  });
+
+  it('lists the account sub-pages, each a link below the account home of the address', () => {
+    renderHome();
+    const menu = screen.getByRole('navigation', { name: /account-menu-title|Your details/ });
+    const links = within(menu).getAllByRole('link');
+    expect(links.map((link) => link.getAttribute('href'))).toEqual([
+      '/DE/en/myaccount/password',
+      '/DE/en/myaccount/mobile',
+      '/DE/en/myaccount/privacy',
+      '/DE/en/myaccount/payment',
+    ]);
   });
 
   it("offers the legal entity's languages, named in their own language", () => {

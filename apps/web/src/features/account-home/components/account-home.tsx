@@ -5,6 +5,7 @@ import { legalEntityById, legalEntityByCountry, type SessionUser } from '@roadpa
 import { countryName } from '@/lib/i18n/locale';
 import { useAppStore } from '@/lib/state/app-store';
 import { useLanguageSwitch } from '../use-language-switch';
+import { AccountMenu } from './account-menu';
 import { LanguageSwitcher } from './language-switcher';
 import './account-home.css';
 
@@ -67,6 +68,8 @@ export function AccountHome({ user, country, language, loyaltyHref, actions }: A
           )}
         </div>
       </div>
+
+      <AccountMenu country={country} language={language} />
 
       <Link className="card account-home__loyalty" href={loyaltyHref}>
         <span className="account-home__loyalty-text">

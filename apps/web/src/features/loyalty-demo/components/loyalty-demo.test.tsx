@@ -112,9 +112,12 @@ describe('the loyalty demo page', () => {
     renderDemo(vi.fn(() => new Promise<never>((resolve) => (answer = resolve as never))));
 
     expect(screen.getByRole('status')).toHaveTextContent('Loading the tiers…');
+    // The way in waits below the tiers: nothing is pushed down the page when they arrive.
+    expect(screen.queryByRole('link', { name: 'Sign in and join' })).not.toBeInTheDocument();
     answer(tiers);
     expect(await tierCarousel()).toBeInTheDocument();
     expect(screen.queryByText('Loading the tiers…')).not.toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Sign in and join' })).toBeInTheDocument();
   });
 
   it('says so when the tiers cannot be loaded, and loads them again on Try again', async () => {

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { tierIconName, type LoyaltyTierDetails, type TierList, loyaltyErrorCodes } from '@roadpass/contracts';
 import { Icon, TierIcon } from '@/components/tier-icon';
@@ -13,8 +14,11 @@ import { LoyaltyLink } from '@/lib/loyalty/ui/loyalty-link';
 import { LoyaltyPage } from '@/lib/loyalty/ui/loyalty-page';
 import './loyalty-status.css';
 
-/** `/status`: points, tier, tier expiry and the way to the next tier (spec §2). */
-export function LoyaltyStatus() {
+/**
+ * `/status`: points, tier, tier expiry and the way to the next tier (spec §2). `forMembers` shows under
+ * a member's figures (the app puts the webview's push notification offer there).
+ */
+export function LoyaltyStatus({ forMembers }: { forMembers?: ReactNode }) {
   const { t } = useTranslation();
   const details = useTierDetails();
   const tiers = useTiers();
@@ -46,33 +50,40 @@ export function LoyaltyStatus() {
           retrying={details.isFetching || tiers.isFetching}
         />
       ) : details.data && tiers.data ? (
-        <StatusFigures details={details.data} tiers={tiers.data} />
+        <>
+          <StatusFigures details={details.data} tiers={tiers.data} />
+          {forMembers}
+        </>
       ) : (
         <StatusSkeleton />
       )}
 
-      <nav aria-label={t('loyalty-status-more')}>
-        <ul className="loyalty-link-list">
-          <li>
-            <LoyaltyLink to={routes.loyalty.tierOverview.build()}>
-              {t('loyalty-link-tier-overview')}
-              <Icon name="chevron-right" size="xs" />
-            </LoyaltyLink>
-          </li>
-          <li>
-            <LoyaltyLink to={routes.loyalty.history.build()}>
-              {t('loyalty-link-history')}
-              <Icon name="chevron-right" size="xs" />
-            </LoyaltyLink>
-          </li>
-          <li>
-            <LoyaltyLink to={routes.loyalty.faq.build()}>
-              {t('loyalty-link-faq')}
-              <Icon name="chevron-right" size="xs" />
-            </LoyaltyLink>
-          </li>
-        </ul>
-      </nav>
+      {/* The links show once the figures are there (or failed): shown earlier, the figures replacing
+          their skeleton would push them down (a layout shift, Lighthouse CLS 0.011). */}
+      {!(details.isPending || tiers.isPending) && (
+        <nav aria-label={t('loyalty-status-more')}>
+          <ul className="loyalty-link-list">
+            <li>
+              <LoyaltyLink to={routes.loyalty.tierOverview.build()}>
+                {t('loyalty-link-tier-overview')}
+                <Icon name="chevron-right" size="xs" />
+              </LoyaltyLink>
+            </li>
+            <li>
+              <LoyaltyLink to={routes.loyalty.history.build()}>
+                {t('loyalty-link-history')}
+                <Icon name="chevron-right" size="xs" />
+              </LoyaltyLink>
+            </li>
+            <li>
+              <LoyaltyLink to={routes.loyalty.faq.build()}>
+                {t('loyalty-link-faq')}
+                <Icon name="chevron-right" size="xs" />
+              </LoyaltyLink>
+            </li>
+          </ul>
+        </nav>
+      )}
     </LoyaltyPage>
   );
 }

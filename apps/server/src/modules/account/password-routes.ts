@@ -1,0 +1,96 @@
+import Type from 'typebox';
+import type { FastifyPluginAsync } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import {
+  apiPaths,
+  ApiErrorBody,
+  checkValues,
+  compileRules,
+  ConstraintViolationError,
+  customValidators,
+  PasswordResponse,
+  PasswordUpdate,
+  type RuleViolation,
+} from '@roadpass/contracts';
+import type { CustomerRepository } from '../customers/customer-repository.js';
+import { signedInCustomer } from '../customers/login-status.js';
+import type { TranslationSet } from '../content/translations.js';
+import { ConstraintViolation } from '../mobile/mobile-service.js';
+import type { AccountRules } from './account-rules-content.js';
+import { ruleText } from './account-texts.js';
+import { endOtherSessions } from './other-sessions.js';
+
+/**
+ * Password (spec §7, product decisions §5): GET answers the policy as meta (never a password); PUT
+ * checks the new password with those very rules through the contracts' interpreter, then the old
+ * password; on success the hash changes and every OTHER session of the customer ends (the current
+ * one stays). 400s carry constraintViolationMetaInfo with texts in the customer's language.
+ */
+export const passwordRoutes: FastifyPluginAsync<{
+  customers: CustomerRepository;
+  rules: AccountRules;
+  translations: TranslationSet;
+}> = async (app, { customers, rules, translations }) => {
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  const compiled = compileRules(rules.passwordMeta);
+  const response = () => ({
+    body: { PasswordRTO: { password: null, passwordOld: null } },
+    meta: { metaDataList: rules.passwordMeta },
+  });
+
+  api.get(
+    apiPaths.password,
+    {
+      schema: {
+        tags: ['customer'],
+        summary: 'The password policy as meta (no password is ever answered)',
+        security: [{ bearer: [] }],
+        response: { 200: PasswordResponse, 401: ApiErrorBody, 403: ApiErrorBody, 404: ApiErrorBody },
+      },
+    },
+    async () => response(),
+  );
+
+  api.put(
+    apiPaths.password,
+    {
+      schema: {
+        tags: ['customer'],
+        summary: "Change the password: the old one is checked; the customer's other sessions end",
+        security: [{ bearer: [] }],
+        body: PasswordUpdate,
+        response: {
+          200: PasswordResponse,
+          // The rules' refusals carry the spec's violation list; a body that is not even an object
+          // gets the plain API error (a 500 before: the error could not be written in this schema).
+          400: Type.Union([ConstraintViolationError, ApiErrorBody]),
+          401: ApiErrorBody,
+          403: ApiErrorBody,
+          404: ApiErrorBody,
+        },
+      },
+    },
+    async (request) => {
+      const customer = await signedInCustomer(customers, request);
+      const refuse = (violations: RuleViolation[]) =>
+        new ConstraintViolation(
+          400,
+          'The password was not changed',
+          violations.map((v) => ({
+            attribute: v.field,
+            validator: v.rule,
+            parameter: v.parameter,
+            text: ruleText(translations, customer.language, v),
+          })),
+        );
+      const violations = checkValues(compiled, request.body, { customValidators });
+      if (violations.length) throw refuse(violations);
+      if (!(await customers.hasPassword(customer.id, request.body.passwordOld)))
+        throw refuse([{ field: 'passwordOld', rule: 'passwordOld', parameter: 'true' }]);
+      await customers.setPassword(customer.id, request.body.password);
+      const ended = await endOtherSessions(app.db, customer.id, request.customer!.sessionId);
+      request.log.info({ sessionsEnded: ended }, 'password changed');
+      return response();
+    },
+  );
+};

@@ -1,0 +1,193 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiPaths, appPaths, type ApiErrorBody, type DevOutboxResponse } from '@roadpass/contracts';
+import { createTestApp, type TestApp } from '../../testing/test-app.js';
+import { signIn } from '../../testing/sign-in.js';
+import { createCustomerRepository, type CustomerRepository } from '../customers/customer-repository.js';
+import { createMessageSender } from '../messages/message-sender.js';
+import { loadMessageTexts } from '../messages/message-texts.js';
+import { createEmailChangeService, type EmailChangeService } from './email-change-service.js';
+import { hashToken } from '../../lib/single-use-token.js';
+
+let t: TestApp;
+let customers: CustomerRepository;
+let service: EmailChangeService;
+let clock = new Date();
+
+beforeAll(async () => {
+  t = await createTestApp();
+  customers = createCustomerRepository(t.db);
+  service = createEmailChangeService({
+    db: t.db,
+    customers,
+    sender: createMessageSender({ db: t.db, log: t.app.log, from: t.config.mailFrom }),
+    texts: await loadMessageTexts(t.config.contentDir),
+    publicUrl: t.config.publicUrl,
+    now: () => clock,
+  });
+});
+afterAll(() => t.close());
+
+const outbox = async () =>
+  (await t.app.inject({ url: `${appPaths.devOutbox}?format=json` })).json<DevOutboxResponse>().messages;
+
+/** The token of the newest confirmation link sent to `to`. */
+async function linkTokenFor(to: string): Promise<string> {
+  const message = (await outbox()).find((m) => m.to === to && m.kind === 'email-confirmation');
+  const link = message!.links[0]!;
+  const prefix = `${t.config.publicUrl}${appPaths.emailConfirm('')}`;
+  expect(link.startsWith(prefix)).toBe(true);
+  return decodeURIComponent(link.slice(prefix.length));
+}
+
+const confirm = (token: unknown) =>
+  t.app.inject({ method: 'POST', url: apiPaths.emailConfirmation, payload: { token } as object });
+
+const customerByEmail = async (email: string) => (await customers.findByEmail(email))!;
+
+const storedState = async () => ({
+  customers: await t.db.selectFrom('customers').select(['id', 'email', 'updated_at']).orderBy('id').execute(),
+  changes: await t.db.selectFrom('email_changes').selectAll().orderBy('customer_id').execute(),
+});
+
+describe('e-mail change', () => {
+  it('sends a link to the new address, in the customer’s language, and changes nothing until it is confirmed', async () => {
+    const de = await customerByEmail('demo.de@example.com');
+    expect(await service.request(de, '  dora.neu@example.com ')).toEqual({
+      pendingEmail: 'dora.neu@example.com',
+    });
+    expect(await service.pending(de.id)).toBe('dora.neu@example.com');
+    expect((await customers.findById(de.id))!.email).toBe('demo.de@example.com');
+
+    const mail = (await outbox()).find((m) => m.to === 'dora.neu@example.com')!;
+    expect(mail).toMatchObject({ channel: 'email', kind: 'email-confirmation' });
+    expect(mail.subject).toBe('Bestätigen Sie Ihre neue E-Mail-Adresse');
+    expect(mail.text).toContain('Hallo Dora');
+    const token = await linkTokenFor('dora.neu@example.com');
+    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+
+    // Only a hash is stored: the table alone cannot rebuild the link.
+    const row = await t.db
+      .selectFrom('email_changes')
+      .selectAll()
+      .where('customer_id', '=', de.id)
+      .executeTakeFirstOrThrow();
+    expect(row.token_hash).toBe(hashToken(token));
+    expect(JSON.stringify(row)).not.toContain(token);
+    expect(row.expires_at.getTime() - clock.getTime()).toBe(24 * 3600 * 1000);
+  });
+
+  it('confirms by the link without login: e-mail and sign-in name change, the old address is told', async () => {
+    const token = await linkTokenFor('dora.neu@example.com');
+    const res = await confirm(token);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ email: 'dora.neu@example.com' });
+    expect(res.headers['cache-control']).toBe('no-store');
+
+    const notice = (await outbox()).find(
+      (m) => m.to === 'demo.de@example.com' && m.kind === 'email-changed',
+    )!;
+    expect(notice.subject).toBe('Die E-Mail-Adresse Ihres Roadpass-Kontos wurde geändert');
+    expect(notice.text).toContain('dora.neu@example.com');
+    expect(await service.pending((await customerByEmail('dora.neu@example.com')).id)).toBeNull();
+
+    const withNew = await signIn(t.app, { email: 'dora.neu@example.com', password: 'Demo-2026!' });
+    expect(withNew.accessToken).toBeTruthy();
+    await expect(signIn(t.app, { email: 'demo.de@example.com', password: 'Demo-2026!' })).rejects.toThrow(
+      /sign-in refused/,
+    );
+
+    // The link works once.
+    const again = await confirm(token);
+    expect(again.statusCode).toBe(404);
+    expect(again.json<ApiErrorBody>()).toMatchObject({ status: 404, code: 'link_invalid' });
+  });
+
+  it('refuses unknown, guessed, malformed and expired tokens with a 4xx, changing nothing', async () => {
+    const at = await customerByEmail('demo.at@example.com');
+    clock = new Date(Date.now() - 25 * 3600 * 1000);
+    await service.request(at, 'lukas.neu@example.com');
+    clock = new Date();
+    const expired = await linkTokenFor('lukas.neu@example.com');
+    const before = await storedState();
+
+    for (const token of [expired, 'A'.repeat(43), `${expired.slice(0, 42)}x`, 'not a token at all!']) {
+      const res = await confirm(token);
+      expect(res.statusCode, token).toBe(404);
+      expect(res.json<ApiErrorBody>().code).toBe('link_invalid');
+    }
+    for (const payload of [
+      undefined,
+      {},
+      { token: 1234567890123456 },
+      { token: 'short' },
+      { token: expired, extra: 1 },
+    ]) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: apiPaths.emailConfirmation,
+        payload: payload as object,
+      });
+      expect(res.statusCode, JSON.stringify(payload)).toBe(400);
+      expect(res.json<ApiErrorBody>().status).toBe(400);
+    }
+    expect(await storedState()).toEqual(before);
+    expect((await customers.findById(at.id))!.email).toBe('demo.at@example.com');
+    // An expired change is no longer shown as pending.
+    expect(await service.pending(at.id)).toBeNull();
+  });
+
+  it('refuses something that is not an e-mail address, storing and sending nothing', async () => {
+    const hu = await customerByEmail('demo.hu@example.com');
+    const before = await storedState();
+    const sent = (await outbox()).length;
+    for (const bad of ['', 'bence', 'bence@', 'bence nagy@example.com', `${'a'.repeat(250)}@example.com`]) {
+      const error = await service.request(hu, bad).catch((e: unknown) => e);
+      expect(error, bad).toMatchObject({ statusCode: 400, violations: [{ field: 'email', rule: 'email' }] });
+    }
+    expect(await storedState()).toEqual(before);
+    expect((await outbox()).length).toBe(sent);
+  });
+
+  it('a new request replaces the pending one: the earlier link stops working', async () => {
+    const fr = await customerByEmail('demo.fr@example.com');
+    await service.request(fr, 'camille.un@example.com');
+    const first = await linkTokenFor('camille.un@example.com');
+    await service.request(fr, 'camille.deux@example.com');
+    const second = await linkTokenFor('camille.deux@example.com');
+    expect((await confirm(first)).statusCode).toBe(404);
+    expect(await service.pending(fr.id)).toBe('camille.deux@example.com');
+    expect((await confirm(second)).json()).toEqual({ email: 'camille.deux@example.com' });
+  });
+
+  it('asking for the current address again cancels a pending change', async () => {
+    const nl = await customerByEmail('demo.nl@example.com');
+    await service.request(nl, 'noor.nieuw@example.com');
+    const token = await linkTokenFor('noor.nieuw@example.com');
+    expect(await service.request(nl, 'DEMO.NL@example.com')).toEqual({ pendingEmail: null });
+    expect(await service.pending(nl.id)).toBeNull();
+    expect((await confirm(token)).statusCode).toBe(404);
+  });
+
+  it('refuses an address another customer uses: 400 when asked, 409 when it was taken meanwhile', async () => {
+    const it_ = await customerByEmail('demo.it@example.com');
+    const sentBefore = (await outbox()).length;
+    const taken = await service.request(it_, 'Demo.ES@example.com').catch((error: unknown) => error);
+    expect(taken).toMatchObject({ statusCode: 400, code: 'email_taken' });
+    expect(await service.pending(it_.id)).toBeNull();
+    expect((await outbox()).length).toBe(sentBefore);
+
+    await service.request(it_, 'giulia.nuova@example.com');
+    const token = await linkTokenFor('giulia.nuova@example.com');
+    const es = await customerByEmail('demo.es@example.com');
+    await customers.update(es.id, { email: 'giulia.nuova@example.com' });
+    const before = await storedState();
+    const res = await confirm(token);
+    expect(res.statusCode).toBe(409);
+    expect(res.json<ApiErrorBody>()).toMatchObject({
+      code: 'email_taken',
+      violations: [{ field: 'email', rule: 'unique' }],
+    });
+    expect(await storedState()).toEqual(before);
+    await customers.update(es.id, { email: 'demo.es@example.com' });
+  });
+});

@@ -1,0 +1,60 @@
+import path from 'node:path';
+import { isLanguage, type Language } from '@roadpass/contracts';
+import { loadLanguageFiles, type LanguageFiles } from '../../lib/language-files.js';
+
+/** Every text an e-mail or SMS is written from (content/messages/{lang}.json). */
+export const messageKeys = [
+  'email-confirmation.subject',
+  'email-confirmation.body',
+  'email-changed.subject',
+  'email-changed.body',
+  'mobile-pin.sms',
+  'newsletter.subject',
+  'newsletter.body',
+  // The `text` of the mobile call's 400s: violation.{attribute}.{validator}.
+  'violation.mobilePhone.required',
+  'violation.mobilePhone.phone',
+  'violation.mobilePhone.rangelength',
+  'violation.pin.required',
+  'violation.pin.pattern',
+  'violation.pin.pinNotRequested',
+  'violation.pin.pinExpired',
+  'violation.pin.pinWrong',
+  'violation.pin.pinVoid',
+  'violation.mobilePhone.resendWait',
+  'violation.mobilePhone.resendLimit',
+] as const;
+export type MessageKey = (typeof messageKeys)[number];
+
+export interface MessageTexts {
+  /** Whether a text exists under this key (violation texts are looked up by attribute and rule). */
+  has(key: string): key is MessageKey;
+  /** The text in the customer's language (`de_DE`, `de` …; English when we have none), filled in. */
+  render(language: string, key: MessageKey, values: Readonly<Record<string, string>>): string;
+}
+
+/** The language part of a customer's `de_DE`, or English. */
+export function messageLanguage(language: string): Language {
+  const code = language.slice(0, 2).toLowerCase();
+  return isLanguage(code) ? code : 'en';
+}
+
+export function messageTexts(files: LanguageFiles): MessageTexts {
+  return {
+    has: (key): key is MessageKey => (messageKeys as readonly string[]).includes(key),
+    render(language, key, values) {
+      const text = files[messageLanguage(language)][key] ?? files.en[key]!;
+      return text.replace(/\{(\w+)\}/g, (whole, name: string) => values[name] ?? whole);
+    },
+  };
+}
+
+/**
+ * Loads and checks the message texts of all eight languages (exactly these keys, the placeholders of
+ * English): bad content fails at start, never when a message is sent.
+ */
+export async function loadMessageTexts(contentDir: string): Promise<MessageTexts> {
+  return messageTexts(
+    await loadLanguageFiles(path.join(contentDir, 'messages'), 'message texts', messageKeys),
+  );
+}

@@ -1,0 +1,270 @@
+import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
+import {
+  checkValues,
+  compileRules,
+  type ConstraintViolationMeta,
+  type MetaDataList,
+  type PendingMobilePhone,
+} from '@roadpass/contracts';
+import type { Db } from '../../db/database.js';
+import { ApiError } from '../../lib/api-error.js';
+import { getOrCreateSecret, randomSecret } from '../../lib/app-secrets.js';
+import type { Customer } from '../customers/customer-repository.js';
+import type { MessageSender } from '../messages/message-sender.js';
+import type { MessageKey, MessageTexts } from '../messages/message-texts.js';
+
+/** Product decisions §5 and the resend limit (decision account-mobile-pin). */
+export const PIN_TTL_SECONDS = 10 * 60;
+export const PIN_MAX_ATTEMPTS = 5;
+export const PIN_RESEND_GAP_SECONDS = 60;
+export const PIN_SENDS_PER_HOUR = 5;
+
+/** The rules the mobile call serves and enforces (the same list, through the shared interpreter). */
+export const mobileMeta: MetaDataList = [
+  { attribute: 'mobilePhone', validator: 'required', parameter: 'true' },
+  { attribute: 'mobilePhone', validator: 'phone', parameter: 'true' },
+  { attribute: 'mobilePhone', validator: 'rangelength', parameter: '8:16' },
+  { attribute: 'pin', validator: 'pattern', parameter: '^[0-9]{6}$' },
+  { attribute: 'pin', validator: 'rangelength', parameter: '6:6' },
+];
+const mobileRules = compileRules(mobileMeta);
+
+/** A 400 (or 429) whose body also carries the spec's constraintViolationMetaInfo (texts for the app). */
+export class ConstraintViolation extends ApiError {
+  constructor(
+    status: 400 | 429,
+    message: string,
+    readonly metaDataList: ConstraintViolationMeta[],
+    /** For a 429: seconds until another try can succeed (sent as Retry-After). */
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(
+      status,
+      status === 400 ? 'validation_failed' : 'too_many_requests',
+      message,
+      metaDataList.map((m) => ({ field: m.attribute, rule: m.validator, message: m.text })),
+    );
+  }
+  override toBody() {
+    return { ...super.toBody(), constraintViolationMetaInfo: { metaDataList: this.metaDataList } };
+  }
+}
+
+export interface MobileState {
+  mobilePhone: string | null;
+  pending: PendingMobilePhone | null;
+}
+
+export interface MobileService {
+  state(customer: Customer): Promise<MobileState>;
+  /** Sends a PIN to `mobilePhone` (replacing an earlier one), within the resend limits. */
+  requestPin(customer: Customer, mobilePhone: string): Promise<MobileState>;
+  /** Confirms the number with its PIN: the customer's mobile number changes. */
+  confirm(customer: Customer, mobilePhone: string, pin: string): Promise<MobileState>;
+}
+
+export interface MobileServiceOptions {
+  db: Db;
+  sender: MessageSender;
+  texts: MessageTexts;
+  now?: () => Date;
+}
+
+const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
+
+export function createMobileService({
+  db,
+  sender,
+  texts,
+  now = () => new Date(),
+}: MobileServiceOptions): MobileService {
+  // PINs are stored as an HMAC with a server key: six digits are a million values, so a plain hash of
+  // a leaked row could be reversed in a moment; without the key it cannot.
+  let key: Promise<string> | undefined;
+  const pinHash = async (customerId: string, pin: string) =>
+    createHmac('sha256', await (key ??= getOrCreateSecret(db, 'mobile-pin-key', () => randomSecret())))
+      .update(`${customerId}:${pin}`)
+      .digest('hex');
+
+  const violation = (
+    customer: Customer,
+    attribute: string,
+    validator: string,
+    parameter: string | undefined,
+    values: Record<string, string> = {},
+  ): ConstraintViolationMeta => {
+    const messageKey = `violation.${attribute}.${validator}`;
+    const text = texts.has(messageKey)
+      ? texts.render(customer.language, messageKey as MessageKey, values)
+      : `${attribute}: ${validator}`;
+    return { attribute, validator, ...(parameter !== undefined ? { parameter } : {}), text };
+  };
+
+  const checkRules = (customer: Customer, values: Record<string, string | undefined>) => {
+    const found = checkValues(mobileRules, values, { today: now() });
+    if (found.length) {
+      throw new ConstraintViolation(
+        400,
+        'The mobile number or PIN breaks a rule',
+        found.map((v) => violation(customer, v.field, v.rule, v.parameter)),
+      );
+    }
+  };
+
+  /** When the next PIN may be sent: 60 s after the last, and no 6th within an hour. */
+  const nextSendAt = async (
+    customerId: string,
+  ): Promise<{ at: Date; reason: 'resendWait' | 'resendLimit' | null }> => {
+    const hourAgo = new Date(now().getTime() - 3600_000);
+    const sends = await db
+      .selectFrom('mobile_pin_sends')
+      .select('sent_at')
+      .where('customer_id', '=', customerId)
+      .where('sent_at', '>', hourAgo)
+      .orderBy('sent_at', 'desc')
+      .execute();
+    let at = new Date(0);
+    let reason: 'resendWait' | 'resendLimit' | null = null;
+    if (sends[0]) {
+      at = new Date(sends[0].sent_at.getTime() + PIN_RESEND_GAP_SECONDS * 1000);
+      reason = 'resendWait';
+    }
+    if (sends.length >= PIN_SENDS_PER_HOUR) {
+      const hourly = new Date(sends[PIN_SENDS_PER_HOUR - 1]!.sent_at.getTime() + 3600_000);
+      if (hourly > at) {
+        at = hourly;
+        reason = 'resendLimit';
+      }
+    }
+    return { at, reason: at.getTime() > now().getTime() ? reason : null };
+  };
+
+  const service: MobileService = {
+    async state(customer) {
+      const row = await db
+        .selectFrom('mobile_changes')
+        .selectAll()
+        .where('customer_id', '=', customer.id)
+        .executeTakeFirst();
+      const current = await db
+        .selectFrom('customers')
+        .select('mobile_phone')
+        .where('id', '=', customer.id)
+        .executeTakeFirstOrThrow();
+      const pending =
+        row && row.expires_at.getTime() > now().getTime()
+          ? {
+              mobilePhone: row.mobile_phone,
+              expiresAt: row.expires_at.toISOString(),
+              attemptsLeft: Math.max(0, PIN_MAX_ATTEMPTS - row.failed_attempts),
+              // May lie in the past: then a PIN may be requested now (a stable answer, not "now").
+              resendAvailableAt: (await nextSendAt(customer.id)).at.toISOString(),
+            }
+          : null;
+      return { mobilePhone: current.mobile_phone, pending };
+    },
+
+    async requestPin(customer, mobilePhone) {
+      checkRules(customer, { mobilePhone });
+      const next = await nextSendAt(customer.id);
+      if (next.reason) {
+        const waitMs = next.at.getTime() - now().getTime();
+        throw new ConstraintViolation(
+          429,
+          'Another PIN may not be sent yet',
+          [
+            violation(customer, 'mobilePhone', next.reason, undefined, {
+              seconds: String(seconds(waitMs)),
+              minutes: String(Math.ceil(waitMs / 60_000)),
+            }),
+          ],
+          seconds(waitMs),
+        );
+      }
+      const pin = String(randomInt(0, 1_000_000)).padStart(6, '0');
+      const sentAt = now();
+      const row = {
+        customer_id: customer.id,
+        mobile_phone: mobilePhone,
+        pin_hash: await pinHash(customer.id, pin),
+        expires_at: new Date(sentAt.getTime() + PIN_TTL_SECONDS * 1000),
+        failed_attempts: 0,
+        sent_at: sentAt,
+      };
+      await db.transaction().execute(async (tx) => {
+        await tx
+          .insertInto('mobile_changes')
+          .values(row)
+          .onConflict((oc) =>
+            oc.column('customer_id').doUpdateSet({
+              mobile_phone: row.mobile_phone,
+              pin_hash: row.pin_hash,
+              expires_at: row.expires_at,
+              failed_attempts: 0,
+              sent_at: row.sent_at,
+            }),
+          )
+          .execute();
+        await tx
+          .insertInto('mobile_pin_sends')
+          .values({ customer_id: customer.id, sent_at: sentAt })
+          .execute();
+      });
+      await sender.sendSms({
+        to: mobilePhone,
+        text: texts.render(customer.language, 'mobile-pin.sms', { pin }),
+        kind: 'mobile-pin',
+        customerId: customer.id,
+      });
+      return service.state(customer);
+    },
+
+    async confirm(customer, mobilePhone, pin) {
+      checkRules(customer, { mobilePhone, pin });
+      const refuse = (validator: string, values: Record<string, string> = {}) =>
+        new ConstraintViolation(400, 'The PIN was not accepted', [
+          violation(customer, 'pin', validator, undefined, values),
+        ]);
+      const row = await db
+        .selectFrom('mobile_changes')
+        .selectAll()
+        .where('customer_id', '=', customer.id)
+        .executeTakeFirst();
+      if (!row || row.mobile_phone !== mobilePhone) throw refuse('pinNotRequested');
+      if (row.expires_at.getTime() <= now().getTime()) throw refuse('pinExpired');
+      if (row.failed_attempts >= PIN_MAX_ATTEMPTS) throw refuse('pinVoid');
+
+      const expected = Buffer.from(row.pin_hash, 'hex');
+      const given = Buffer.from(await pinHash(customer.id, pin), 'hex');
+      if (!timingSafeEqual(expected, given)) {
+        // The one change a refused PIN makes: it counts (atomically, so parallel guesses count too).
+        const counted = await db
+          .updateTable('mobile_changes')
+          .set((eb) => ({ failed_attempts: eb('failed_attempts', '+', 1) }))
+          .where('customer_id', '=', customer.id)
+          .where('pin_hash', '=', row.pin_hash)
+          .returning('failed_attempts')
+          .executeTakeFirst();
+        const left = PIN_MAX_ATTEMPTS - (counted?.failed_attempts ?? PIN_MAX_ATTEMPTS);
+        throw left > 0 ? refuse('pinWrong', { attempts: String(left) }) : refuse('pinVoid');
+      }
+      // Consume the PIN and change the number together: a PIN confirms once.
+      await db.transaction().execute(async (tx) => {
+        const consumed = await tx
+          .deleteFrom('mobile_changes')
+          .where('customer_id', '=', customer.id)
+          .where('pin_hash', '=', row.pin_hash)
+          .where('failed_attempts', '<', PIN_MAX_ATTEMPTS)
+          .executeTakeFirst();
+        if (Number(consumed.numDeletedRows) !== 1) throw refuse('pinNotRequested');
+        await tx
+          .updateTable('customers')
+          .set({ mobile_phone: mobilePhone, updated_at: now() })
+          .where('id', '=', customer.id)
+          .execute();
+      });
+      return service.state(customer);
+    },
+  };
+  return service;
+}

@@ -1,0 +1,34 @@
+import { useEffect, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'wouter';
+import './sub-page.css';
+
+interface SubPageProps {
+  /** The page's heading (its h1) and the first part of the document title. */
+  title: string;
+  backHref: string;
+  backLabel: string;
+  lead?: ReactNode;
+  children: ReactNode;
+}
+
+/** A page below another: a back link, the page's own h1, then its content. */
+export function SubPage({ title, backHref, backLabel, lead, children }: SubPageProps) {
+  const { t } = useTranslation();
+  useEffect(() => {
+    document.title = `${title} · ${t('app-name', 'Roadpass')}`;
+  }, [title, t]);
+  return (
+    <section className="page sub-page" aria-labelledby="sub-page-title">
+      <Link className="sub-page__back" href={backHref}>
+        <span aria-hidden="true">← </span>
+        {backLabel}
+      </Link>
+      <h1 id="sub-page-title" className="sub-page__title">
+        {title}
+      </h1>
+      {lead && <p className="sub-page__lead">{lead}</p>}
+      {children}
+    </section>
+  );
+}

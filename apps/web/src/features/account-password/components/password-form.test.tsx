@@ -1,0 +1,134 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { apiPaths, type PasswordResponse } from '@roadpass/contracts';
+import { HttpError } from '@/lib/http';
+import { i18n } from '@/lib/i18n/i18n';
+import { createFakeHttpClient } from '@/testing/fake-http-client';
+import { renderWithProviders } from '@/testing/render';
+import english from '../../../../../../content/translations/en.json';
+import { PasswordForm } from './password-form';
+
+const policy: PasswordResponse = {
+  body: { PasswordRTO: { password: null, passwordOld: null } },
+  meta: {
+    metaDataList: [
+      { attribute: 'passwordOld', validator: 'required', parameter: 'true' },
+      { attribute: 'password', validator: 'required', parameter: 'true' },
+      { attribute: 'password', validator: 'rangelength', parameter: '10:128' },
+      { attribute: 'password', validator: 'notCommon', parameter: 'true' },
+      { attribute: 'password', validator: 'differsFrom', parameter: 'passwordOld' },
+    ],
+  },
+};
+
+function renderForm(put = vi.fn(async () => ({}) as never)) {
+  const get = vi.fn(async (url: string) => {
+    expect(url).toBe(apiPaths.password);
+    return policy as never;
+  });
+  const http = createFakeHttpClient({ get, put });
+  renderWithProviders(<PasswordForm />, { http });
+  return { put };
+}
+
+const rejection = (metaDataList: unknown) =>
+  new HttpError({
+    status: 400,
+    config: { url: apiPaths.password, method: 'PUT' },
+    body: {
+      status: 400,
+      code: 'validation-failed',
+      message: 'Invalid',
+      violations: [],
+      constraintViolationMetaInfo: { metaDataList },
+    } as never,
+  });
+
+describe('password form', () => {
+  beforeAll(() => {
+    i18n.addResourceBundle('en', 'translation', english, true, true);
+  });
+
+  it('shows the served policy as a checklist that follows the typing', async () => {
+    renderForm();
+    const user = userEvent.setup();
+    const newPassword = await screen.findByLabelText(/^New password/);
+    expect(screen.getByText('has at least 10 characters')).toHaveTextContent('(not yet met)');
+
+    await user.type(newPassword, 'a-long-secret-phrase');
+    expect(screen.getByText('has at least 10 characters')).toHaveTextContent('(met)');
+    expect(screen.getByText('is not a commonly used password')).toHaveTextContent('(met)');
+
+    await user.clear(newPassword);
+    await user.type(newPassword, 'password123');
+    expect(screen.getByText('is not a commonly used password')).toHaveTextContent('(not yet met)');
+  });
+
+  it('checks before sending and sends nothing while a rule is broken', async () => {
+    const { put } = renderForm();
+    const user = userEvent.setup();
+    await user.type(await screen.findByLabelText(/^Current password/), 'old-secret-phrase');
+    await user.type(screen.getByLabelText(/^New password/), 'short');
+    await user.click(screen.getByRole('button', { name: 'Change password' }));
+
+    expect(await screen.findByText('Use between 10 and 128 characters.')).toBeInTheDocument();
+    expect(screen.getByLabelText(/^New password/)).toHaveAttribute('aria-invalid', 'true');
+    expect(put).not.toHaveBeenCalled();
+  });
+
+  it('shows and hides a password', async () => {
+    renderForm();
+    const user = userEvent.setup();
+    const current = await screen.findByLabelText(/^Current password/);
+    expect(current).toHaveAttribute('type', 'password');
+    await user.click(screen.getByRole('button', { name: /^Show\s+Current password/ }));
+    expect(current).toHaveAttribute('type', 'text');
+    expect(screen.getByRole('button', { name: /^Hide\s+Current password/ })).toHaveAttribute(
+      'aria-pressed',
+      'true',
+    );
+  });
+
+  it("puts the server's violation texts on their fields, one item or a list", async () => {
+    const put = vi
+      .fn()
+      .mockRejectedValueOnce(
+        rejection({ attribute: 'passwordOld', validator: 'matches', text: 'The current password is wrong.' }),
+      )
+      .mockRejectedValueOnce(
+        rejection([
+          { attribute: 'password', validator: 'history', text: 'You used this password before.' },
+          { attribute: 'other', validator: 'x', text: 'Something else.' },
+        ]),
+      );
+    renderForm(put);
+    const user = userEvent.setup();
+    await user.type(await screen.findByLabelText(/^Current password/), 'old-secret-phrase');
+    await user.type(screen.getByLabelText(/^New password/), 'a-long-secret-phrase');
+    await user.click(screen.getByRole('button', { name: 'Change password' }));
+    expect(await screen.findByText('The current password is wrong.')).toBeInTheDocument();
+    expect(screen.getByLabelText(/^Current password/)).toHaveAttribute('aria-invalid', 'true');
+
+    await user.click(screen.getByRole('button', { name: 'Change password' }));
+    expect(await screen.findByText('You used this password before.')).toBeInTheDocument();
+    expect(screen.getByText('Something else.')).toBeInTheDocument();
+    expect(put).toHaveBeenCalledWith(apiPaths.password, {
+      passwordOld: 'old-secret-phrase',
+      password: 'a-long-secret-phrase',
+    });
+  });
+
+  it('says so in a live region when the password was changed, and empties the fields', async () => {
+    const { put } = renderForm();
+    const user = userEvent.setup();
+    await user.type(await screen.findByLabelText(/^Current password/), 'old-secret-phrase');
+    await user.type(screen.getByLabelText(/^New password/), 'a-long-secret-phrase');
+    await user.click(screen.getByRole('button', { name: 'Change password' }));
+    await waitFor(() =>
+      expect(screen.getByRole('status')).toHaveTextContent('Your password has been changed.'),
+    );
+    expect(put).toHaveBeenCalledTimes(1);
+    expect(screen.getByLabelText(/^New password/)).toHaveValue('');
+  });
+});

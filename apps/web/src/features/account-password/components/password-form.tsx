@@ -1,0 +1,169 @@
+import { useState } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import {
+  checkValues,
+  customValidators,
+  type CompiledRules,
+  type PasswordUpdate,
+  type RuleViolation,
+} from '@roadpass/contracts';
+import { Field, FormErrors } from '@/components/form';
+import { Spinner } from '@/components/spinner';
+import { constraintViolationsOf } from '@/lib/forms/constraint-violations';
+import { useHttp } from '@/lib/http';
+import { passwordPolicyQuery } from '../api/get-password-policy';
+import { updatePassword } from '../api/update-password';
+import './password-form.css';
+
+type Values = PasswordUpdate;
+const fields = ['passwordOld', 'password'] as const;
+
+/** The policy items the checklist shows, from the served rules of the new password. */
+function policyItems(rules: CompiledRules): { rule: string; parameter: string }[] {
+  const password = rules.password;
+  if (!password || password.invisible) return [];
+  const items: { rule: string; parameter: string }[] = [];
+  if (password.minLength > 0) items.push({ rule: 'rangelength', parameter: String(password.minLength) });
+  for (const { validator, parameter } of password.custom) items.push({ rule: validator, parameter });
+  return items;
+}
+
+/** Spec §5/§8: change the password; the policy shows as a checklist that follows the typing. */
+export function PasswordForm() {
+  const { t } = useTranslation();
+  const http = useHttp();
+  const policy = useQuery(passwordPolicyQuery(http));
+  const [visible, setVisible] = useState<Record<string, boolean>>({});
+  const [status, setStatus] = useState('');
+  const [formMessages, setFormMessages] = useState<string[]>([]);
+  const form = useForm<Values>({ defaultValues: { passwordOld: '', password: '' } });
+  const { register, handleSubmit, setError, formState, control, reset, setFocus } = form;
+  const values = useWatch({ control }) as Values;
+
+  const mutation = useMutation({ mutationFn: (update: Values) => updatePassword(http, update) });
+
+  if (policy.isPending) return <Spinner />;
+  if (policy.isError) {
+    return (
+      <p role="alert" className="password-form__error">
+        {t('account-load-error')}
+      </p>
+    );
+  }
+  const rules = policy.data;
+  const check = (current: Values): RuleViolation[] =>
+    checkValues(rules, current, { customValidators, unknownCustom: 'skip' });
+  const describe = (violation: RuleViolation) =>
+    t(`password-rule-${violation.rule}`, {
+      defaultValue: t('password-rule-invalid'),
+      min: rules[violation.field]?.minLength ?? 0,
+      max: rules[violation.field]?.maxLength ?? 0,
+    });
+  const broken = new Set(
+    check(values)
+      .filter((v) => v.field === 'password')
+      .map((v) => v.rule),
+  );
+
+  const onSubmit = handleSubmit(async (current) => {
+    setStatus('');
+    setFormMessages([]);
+    const violations = check(current);
+    if (violations.length > 0) {
+      for (const violation of violations) {
+        setError(violation.field as keyof Values, { type: violation.rule, message: describe(violation) });
+      }
+      setFocus(violations[0]!.field as keyof Values);
+      return;
+    }
+    try {
+      await mutation.mutateAsync(current);
+      reset();
+      setStatus(t('password-saved'));
+    } catch (error) {
+      const serverViolations = constraintViolationsOf(error);
+      if (serverViolations.length === 0) {
+        setFormMessages([t('account-save-error')]);
+        return;
+      }
+      const rest: string[] = [];
+      let focused = false;
+      for (const violation of serverViolations) {
+        if ((fields as readonly string[]).includes(violation.attribute)) {
+          setError(violation.attribute as keyof Values, { type: 'server', message: violation.text });
+          if (!focused) setFocus(violation.attribute as keyof Values);
+          focused = true;
+        } else if (!rest.includes(violation.text)) rest.push(violation.text);
+      }
+      setFormMessages(rest);
+    }
+  });
+
+  const items = policyItems(rules);
+  const toggle = (field: string) => setVisible((state) => ({ ...state, [field]: !state[field] }));
+
+  return (
+    <form className="card password-form" noValidate onSubmit={(event) => void onSubmit(event)}>
+      <p className="sub-page__status" role="status">
+        {status}
+      </p>
+      <FormErrors messages={formMessages} />
+      {fields.map((field) => (
+        <div key={field} className="password-form__row">
+          <Field
+            id={`password-${field}`}
+            label={t(field === 'password' ? 'password-new' : 'password-old')}
+            error={formState.errors[field]?.message}
+            required={rules[field]?.required ?? false}
+            requiredLabel={t('account-required')}
+            inputProps={{
+              ...register(field),
+              type: visible[field] ? 'text' : 'password',
+              autoComplete: field === 'password' ? 'new-password' : 'current-password',
+              ...(field === 'password' && items.length > 0 ? { 'aria-details': 'password-policy' } : {}),
+            }}
+          />
+          <button
+            type="button"
+            className="button button--secondary password-form__toggle"
+            aria-pressed={visible[field] === true}
+            aria-controls={`password-${field}`}
+            aria-label={`${t(visible[field] ? 'password-hide' : 'password-show')} ${t(
+              field === 'password' ? 'password-new' : 'password-old',
+            )}`}
+            onClick={() => toggle(field)}
+          >
+            {t(visible[field] ? 'password-hide' : 'password-show')}
+          </button>
+        </div>
+      ))}
+      {items.length > 0 && (
+        <div id="password-policy" className="password-form__policy">
+          <p className="password-form__policy-title">{t('password-policy-title')}</p>
+          <ul>
+            {items.map(({ rule, parameter }) => {
+              const met = values.password !== '' && !broken.has(rule);
+              return (
+                <li key={rule} className={met ? 'is-met' : undefined}>
+                  <span aria-hidden="true" className="password-form__mark">
+                    {met ? '✓' : '•'}
+                  </span>
+                  {t(`password-policy-${rule}`, { defaultValue: rule, min: parameter })}
+                  <span className="visually-hidden">
+                    {' '}
+                    ({t(met ? 'password-policy-met' : 'password-policy-unmet')})
+                  </span>
+                </li>
+              );
+            })}
+          </ul>
+        </div>
+      )}
+      <button type="submit" className="button button--primary" disabled={mutation.isPending}>
+        {t('password-submit')}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,5 @@
+/** The unsubscribe page's query keys, written once. */
+export const unsubscribeKeys = {
+  all: ['unsubscribe'] as const,
+  lookup: (token: string) => [...unsubscribeKeys.all, 'lookup', token] as const,
+};

@@ -1,0 +1,58 @@
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { Spinner } from '@/components/spinner';
+import { isHttpError, useHttp } from '@/lib/http';
+import { unsubscribeLookupQuery } from '../api/get-unsubscribe-lookup';
+import { unsubscribe } from '../api/unsubscribe';
+import '@/components/sub-page.css';
+
+/** A link that is unknown, used or expired (the server's 400/404); anything else is a failure to retry. */
+const isDeadLink = (error: unknown) => isHttpError(error) && (error.status === 404 || error.status === 400);
+
+/** /newsletter/unsubscribe/{token}, no login: the address of the link and one button that unsubscribes. */
+export function UnsubscribePage({ token }: { token: string }) {
+  const { t } = useTranslation();
+  const http = useHttp();
+  const lookup = useQuery(unsubscribeLookupQuery(http, token));
+  const mutation = useMutation({ mutationFn: () => unsubscribe(http, token) });
+  const title = t('unsubscribe-title');
+
+  useEffect(() => {
+    document.title = `${title} · ${t('app-name', 'Roadpass')}`;
+  }, [title, t]);
+
+  let content;
+  if (lookup.isPending) content = <Spinner />;
+  else if (mutation.isSuccess) {
+    content = <p>{t('unsubscribe-done', { email: mutation.data.email })}</p>;
+  } else if (lookup.isError || (mutation.isError && isDeadLink(mutation.error))) {
+    content = (
+      <p>{t(isDeadLink(lookup.error ?? mutation.error) ? 'unsubscribe-unknown' : 'account-load-error')}</p>
+    );
+  } else {
+    content = (
+      <>
+        <p>{t('unsubscribe-question', { email: lookup.data.email })}</p>
+        {mutation.isError && <p className="field__error">{t('account-save-error')}</p>}
+        <button
+          type="button"
+          className="button button--primary"
+          disabled={mutation.isPending}
+          onClick={() => mutation.mutate()}
+        >
+          {t('unsubscribe-button')}
+        </button>
+      </>
+    );
+  }
+
+  return (
+    <section className="page card sub-page" aria-labelledby="unsubscribe-title">
+      <h1 id="unsubscribe-title" className="sub-page__title">
+        {title}
+      </h1>
+      <div aria-live="polite">{content}</div>
+    </section>
+  );
+}

@@ -1,0 +1,47 @@
+import { lazy, Suspense, useContext, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ServicesContext } from '@/app/services';
+import { useAppStore } from '@/lib/state/app-store';
+
+// The consent manager and everything it loads are chunks of their own: the first load pays only this gate.
+const ConsentManager = lazy(() => import('./consent-manager'));
+
+const whenIdle = (run: () => void): (() => void) => {
+  if (typeof window.requestIdleCallback === 'function') {
+    const id = window.requestIdleCallback(run, { timeout: 2000 });
+    return () => window.cancelIdleCallback(id);
+  }
+  const id = window.setTimeout(run, 1);
+  return () => window.clearTimeout(id);
+};
+
+/**
+ * Loads the consent manager once the app is ready and the browser is idle, and offers "Privacy
+ * settings" in the frame's footer to open it again later.
+ */
+export function ConsentGate() {
+  const { t } = useTranslation();
+  const services = useContext(ServicesContext);
+  const appReady = useAppStore((s) => s.appReady);
+  const [idle, setIdle] = useState(false);
+  const [settingsRequest, setSettingsRequest] = useState(0);
+
+  useEffect(() => {
+    if (!appReady) return;
+    return whenIdle(() => setIdle(true));
+  }, [appReady]);
+
+  if (!idle || !services?.config) return null;
+  return (
+    <>
+      <footer className="shell__footer">
+        <button type="button" className="shell__footer-link" onClick={() => setSettingsRequest((n) => n + 1)}>
+          {t('consent-privacy-settings', 'Privacy settings')}
+        </button>
+      </footer>
+      <Suspense fallback={null}>
+        <ConsentManager config={services.config} http={services.http} settingsRequest={settingsRequest} />
+      </Suspense>
+    </>
+  );
+}

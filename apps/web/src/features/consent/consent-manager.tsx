@@ -1,0 +1,164 @@
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { RuntimeConfig } from '@roadpass/contracts';
+import { serverErrorHelper, type HttpClient } from '@/lib/http';
+import { reportError, setErrorReportSink } from '@/lib/errors/report-error';
+import { useAppStore } from '@/lib/state/app-store';
+import {
+  allConsent,
+  consentCookie,
+  consentFromQuery,
+  effectiveConsent,
+  needsReload,
+  noConsent,
+  optOutChanged,
+  readConsentCookie,
+  type ConsentChoice,
+} from './consent-rules';
+import { loadTagManager } from './tag-manager';
+import './consent.css';
+
+interface Props {
+  config: RuntimeConfig;
+  http: HttpClient;
+  /** Grows each time the customer asks for the privacy settings again. */
+  settingsRequest: number;
+}
+
+/** The stored choice: the webview host's (consent query parameter) first, then the cookie. */
+const storedChoice = (): ConsentChoice | null =>
+  consentFromQuery(window.location.search) ?? readConsentCookie(document.cookie);
+
+/**
+ * The consent manager (spec §4): a banner until the customer chooses (accept all, deny all, or
+ * choose and save), reachable again from "Privacy settings". After each choice the consent services
+ * are read again: the tag manager loads with analytics consent, the error reporting SDK with
+ * error-reporting consent; analytics withdrawn reloads the page. Tracking opt-out counts as no consent.
+ */
+export default function ConsentManager({ config, http, settingsRequest }: Props) {
+  const { t } = useTranslation();
+  const trackingOptOut = useAppStore((s) => s.trackingOptOut);
+  const [choice, setChoice] = useState<ConsentChoice | null>(storedChoice);
+  const [open, setOpen] = useState(choice === null);
+  const [customizing, setCustomizing] = useState(false);
+  const [draft, setDraft] = useState<ConsentChoice>(choice ?? noConsent);
+  const effective = useRef(effectiveConsent(choice, trackingOptOut));
+  const titleId = useId();
+  const panel = useRef<HTMLElement>(null);
+
+  // The consent services, read again whenever the effective consent changes.
+  const apply = useCallback(
+    async (consent: ConsentChoice) => {
+      if (consent.analytics) loadTagManager(config);
+      if (consent.errorReporting) {
+        const { startErrorReporting } = await import('./error-reporting-sdk');
+        setErrorReportSink(startErrorReporting(config, () => effective.current.errorReporting));
+      } else {
+        setErrorReportSink(null);
+      }
+    },
+    [config],
+  );
+
+  useEffect(() => {
+    void apply(effective.current);
+    // Spec §7 server-error helper: failed calls with the configured statuses are reported.
+    const id = http.interceptors.response.use(
+      undefined,
+      serverErrorHelper(
+        (error) => reportError(error, { where: `http ${error.status}` }),
+        config.errorReporting.serverErrorStatuses,
+      ),
+    );
+    return () => http.interceptors.response.eject(id);
+  }, [apply, http, config]);
+
+  // Changing the opt-out flag reloads the page (spec §4).
+  const firstOptOut = useRef(trackingOptOut);
+  useEffect(() => {
+    if (optOutChanged(firstOptOut.current, trackingOptOut)) window.location.reload();
+  }, [trackingOptOut]);
+
+  // A new "Privacy settings" request opens the choices again (state adjusted while rendering).
+  const [seenRequest, setSeenRequest] = useState(settingsRequest);
+  if (settingsRequest !== seenRequest) {
+    setSeenRequest(settingsRequest);
+    setDraft(choice ?? noConsent);
+    setCustomizing(true);
+    setOpen(true);
+  }
+
+  useEffect(() => {
+    if (open) panel.current?.focus();
+  }, [open]);
+
+  const decide = (next: ConsentChoice) => {
+    document.cookie = consentCookie(next, window.location.protocol === 'https:');
+    const before = effective.current;
+    const after = effectiveConsent(next, trackingOptOut);
+    effective.current = after;
+    setChoice(next);
+    setOpen(false);
+    setCustomizing(false);
+    if (needsReload(before, after)) {
+      window.location.reload();
+      return;
+    }
+    void apply(after);
+  };
+
+  if (!open) return null;
+  return (
+    <section ref={panel} className="consent" role="region" aria-labelledby={titleId} tabIndex={-1}>
+      <h2 id={titleId} className="consent__title">
+        {t('consent-banner-title', 'Your privacy choices')}
+      </h2>
+      <p className="consent__text">{t('consent-banner-text')}</p>
+      {trackingOptOut && <p className="consent__text">{t('consent-opt-out-note')}</p>}
+      {customizing && (
+        <fieldset className="consent__choices">
+          <legend className="consent__legend">{t('consent-categories', 'Categories')}</legend>
+          <label className="consent__choice">
+            <input type="checkbox" checked disabled />
+            {t('consent-essential', 'Essential (always on)')}
+          </label>
+          <label className="consent__choice">
+            <input
+              type="checkbox"
+              name="analytics"
+              checked={draft.analytics}
+              onChange={(e) => setDraft({ ...draft, analytics: e.target.checked })}
+            />
+            {t('consent-analytics', 'Analytics')}
+          </label>
+          <label className="consent__choice">
+            <input
+              type="checkbox"
+              name="errorReporting"
+              checked={draft.errorReporting}
+              onChange={(e) => setDraft({ ...draft, errorReporting: e.target.checked })}
+            />
+            {t('consent-error-reporting', 'Error reporting')}
+          </label>
+        </fieldset>
+      )}
+      <div className="consent__actions">
+        <button type="button" className="button button--primary" onClick={() => decide(allConsent)}>
+          {t('consent-accept-all', 'Accept all')}
+        </button>
+        <button type="button" className="button button--primary" onClick={() => decide(noConsent)}>
+          {t('consent-deny-all', 'Deny all')}
+        </button>
+        {customizing ? (
+          <button type="button" className="button" onClick={() => decide(draft)}>
+            {t('consent-save', 'Save choices')}
+          </button>
+        ) : (
+          <button type="button" className="button" onClick={() => setCustomizing(true)}>
+            {t('consent-customize', 'Choose')}
+          </button>
+        )}
+      </div>
+    </section>
+  );
+}

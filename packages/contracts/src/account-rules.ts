@@ -1,0 +1,183 @@
+// The one interpreter of served validation rules (spec §5), used by the server to enforce and by the
+// app to check before sending. Plain values only: the browser bundles this module.
+
+/** Same shape as the MetaDataEntry schema in account.ts (kept here as a plain type). */
+export interface RuleEntry {
+  attribute: string;
+  validator: string;
+  parameter: string;
+}
+
+/** A validator of our own: true when the (non-empty, trimmed) value passes. */
+export type CustomValidator = (value: string, parameter: string, context: RuleContext) => boolean;
+
+export interface RuleContext {
+  /** "Today" for age rules; the server passes its clock, tests a fixed date. */
+  today: Date;
+  /** Every value of the form, for rules that read another field. */
+  values: Readonly<Record<string, unknown>>;
+}
+
+export interface PatternRule {
+  /** pattern, phone, email or listMatch: each yields a pattern (spec §5). */
+  validator: string;
+  parameter: string;
+  regex: RegExp;
+}
+
+export interface FieldRules {
+  attribute: string;
+  required: boolean;
+  /** invisible true hides the attribute and drops all its rules (spec §5). */
+  invisible: boolean;
+  /** Shown but not changeable (e.g. HU address fields); the server refuses a change. */
+  readonly: boolean;
+  patterns: PatternRule[];
+  /** rangelength min:max, default 0:255 (spec §5/§9). */
+  minLength: number;
+  maxLength: number;
+  /** Validators of our own, kept under their name. */
+  custom: { validator: string; parameter: string }[];
+}
+
+export type CompiledRules = Record<string, FieldRules>;
+
+export interface RuleViolation {
+  field: string;
+  /** The validator that failed: required, pattern, phone, email, listMatch, rangelength, readonly or a custom name. */
+  rule: string;
+  parameter: string;
+}
+
+export const DEFAULT_RANGE_LENGTH = { min: 0, max: 255 } as const;
+
+/** Patterns used when a pattern-like validator's parameter is just "true". */
+const defaultPatterns: Record<string, string> = {
+  email: '^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$',
+  phone: '^\\+[1-9][0-9]{6,14}$',
+};
+
+const patternValidators = new Set(['pattern', 'phone', 'email', 'listMatch']);
+
+const isTrue = (parameter: string) => parameter.trim().toLowerCase() === 'true';
+
+function patternOf(validator: string, parameter: string): RegExp | null {
+  try {
+    if (validator === 'listMatch') {
+      const items = parameter.split('|').map((item) => item.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+      return new RegExp(`^(?:${items.join('|')})$`);
+    }
+    const source = isTrue(parameter) ? defaultPatterns[validator] : parameter;
+    return source ? new RegExp(source, 'u') : null;
+  } catch {
+    return null;
+  }
+}
+
+function parseRange(parameter: string): { min: number; max: number } {
+  const [rawMin, rawMax] = parameter.split(':');
+  const min = Number.parseInt(rawMin ?? '', 10);
+  const max = Number.parseInt(rawMax ?? '', 10);
+  return {
+    min: Number.isFinite(min) && min >= 0 ? min : DEFAULT_RANGE_LENGTH.min,
+    max: Number.isFinite(max) && max >= 0 ? max : DEFAULT_RANGE_LENGTH.max,
+  };
+}
+
+/** Reads a served list into rules per attribute. Later entries for the same rule win. */
+export function compileRules(list: readonly RuleEntry[]): CompiledRules {
+  const rules: CompiledRules = {};
+  const fieldOf = (attribute: string): FieldRules =>
+    (rules[attribute] ??= {
+      attribute,
+      required: false,
+      invisible: false,
+      readonly: false,
+      patterns: [],
+      minLength: DEFAULT_RANGE_LENGTH.min,
+      maxLength: DEFAULT_RANGE_LENGTH.max,
+      custom: [],
+    });
+  for (const { attribute, validator, parameter } of list) {
+    const field = fieldOf(attribute);
+    if (validator === 'required') field.required = isTrue(parameter);
+    else if (validator === 'invisible') field.invisible = isTrue(parameter);
+    else if (validator === 'readonly') field.readonly = isTrue(parameter);
+    else if (validator === 'rangelength') Object.assign(field, rangeFields(parseRange(parameter)));
+    else if (patternValidators.has(validator)) {
+      const regex = patternOf(validator, parameter);
+      if (regex) field.patterns.push({ validator, parameter, regex });
+    } else field.custom.push({ validator, parameter });
+  }
+  for (const field of Object.values(rules)) {
+    if (field.invisible) {
+      // Spec §5: invisible drops all the attribute's rules.
+      Object.assign(field, { required: false, readonly: false, patterns: [], custom: [] });
+      Object.assign(field, rangeFields(DEFAULT_RANGE_LENGTH));
+    }
+  }
+  return rules;
+}
+
+const rangeFields = ({ min, max }: { min: number; max: number }) => ({ minLength: min, maxLength: max });
+
+const textOf = (value: unknown): string =>
+  value === null || value === undefined ? '' : typeof value === 'string' ? value.trim() : String(value);
+
+/**
+ * Checks values against compiled rules. Only attributes that have rules are checked; an empty value
+ * breaks only `required`. `customValidators` are the validators of our own; an unknown one fails
+ * closed on the server (`unknownCustom: 'fail'`) and is skipped in the browser only if the caller says so.
+ */
+export function checkValues(
+  rules: CompiledRules,
+  values: Readonly<Record<string, unknown>>,
+  options: {
+    today?: Date;
+    customValidators?: Readonly<Record<string, CustomValidator>>;
+    unknownCustom?: 'fail' | 'skip';
+  } = {},
+): RuleViolation[] {
+  const context: RuleContext = { today: options.today ?? new Date(), values };
+  const custom = options.customValidators ?? {};
+  const violations: RuleViolation[] = [];
+  for (const field of Object.values(rules)) {
+    if (field.invisible) continue;
+    const text = textOf(values[field.attribute]);
+    const add = (rule: string, parameter: string) =>
+      violations.push({ field: field.attribute, rule, parameter });
+    if (text === '') {
+      if (field.required) add('required', 'true');
+      continue;
+    }
+    const length = [...text].length;
+    if (length < field.minLength || length > field.maxLength)
+      add('rangelength', `${field.minLength}:${field.maxLength}`);
+    for (const pattern of field.patterns) {
+      if (!pattern.regex.test(text)) add(pattern.validator, pattern.parameter);
+    }
+    for (const { validator, parameter } of field.custom) {
+      const check = custom[validator];
+      if (check) {
+        if (!check(text, parameter, context)) add(validator, parameter);
+      } else if (options.unknownCustom !== 'skip') add(validator, parameter);
+    }
+  }
+  return violations;
+}
+
+/**
+ * Read-only fields whose value `after` changes (spec §6: HU address). Attributes absent from `after`
+ * are not changes; empty and null are the same.
+ */
+export function changedReadonlyFields(
+  rules: CompiledRules,
+  before: Readonly<Record<string, unknown>>,
+  after: Readonly<Record<string, unknown>>,
+): RuleViolation[] {
+  return Object.values(rules)
+    .filter(
+      (f) => f.readonly && f.attribute in after && textOf(after[f.attribute]) !== textOf(before[f.attribute]),
+    )
+    .map((f) => ({ field: f.attribute, rule: 'readonly', parameter: 'true' }));
+}

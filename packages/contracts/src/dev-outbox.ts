@@ -1,0 +1,22 @@
+import Type from 'typebox';
+
+/** One message as GET /dev/outbox?format=json shows it (outside production only). */
+export const DevOutboxMessage = Type.Object({
+  id: Type.String(),
+  channel: Type.Union([Type.Literal('email'), Type.Literal('sms')]),
+  /** email-confirmation, email-changed, mobile-pin, newsletter */
+  kind: Type.String(),
+  to: Type.String(),
+  subject: Type.Union([Type.String(), Type.Null()]),
+  text: Type.String(),
+  /** Every http(s) link in the text, in order. */
+  links: Type.Array(Type.String()),
+  /** The PIN of a mobile-pin SMS, else null. */
+  pin: Type.Union([Type.String(), Type.Null()]),
+  createdAt: Type.String({ format: 'date-time' }),
+});
+export type DevOutboxMessage = Type.Static<typeof DevOutboxMessage>;
+
+/** Newest first. */
+export const DevOutboxResponse = Type.Object({ messages: Type.Array(DevOutboxMessage) });
+export type DevOutboxResponse = Type.Static<typeof DevOutboxResponse>;
