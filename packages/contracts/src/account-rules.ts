@@ -49,6 +49,19 @@ export interface RuleViolation {
   parameter: string;
 }
 
+/**
+ * The profile fields that make the address (spec §3): their rules come from the address country (and
+ * province); read-only where the legal entity disables address editing (HU).
+ */
+export const addressFields = [
+  'addressStreet',
+  'addressAdditionalStreet',
+  'addressCity',
+  'addressZipCode',
+  'addressProvinceIsoCode',
+  'addressCountryIsoCode',
+] as const;
+
 export const DEFAULT_RANGE_LENGTH = { min: 0, max: 255 } as const;
 
 /** Patterns used when a pattern-like validator's parameter is just "true". */

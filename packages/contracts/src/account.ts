@@ -54,6 +54,30 @@ export const PersonalDataRTO = Type.Object({
 export type PersonalDataRTO = Type.Static<typeof PersonalDataRTO>;
 export type PersonalDataField = keyof PersonalDataRTO;
 
+/** demo.de's profile: it passes the DE rules (the OpenAPI document shows it; tests start from it). */
+export const examplePersonalData: PersonalDataRTO = {
+  addressAdditionalStreet: null,
+  addressCity: 'Berlin',
+  addressCountryIsoCode: 'DE',
+  addressProvinceIsoCode: null,
+  addressStreet: 'Unter den Linden 1',
+  addressZipCode: '10115',
+  birthDate: '1990-06-01',
+  birthPlace: null,
+  email: 'demo.de@example.com',
+  firstName: 'Dora',
+  fiscalCode: null,
+  fullTimeStudent: false,
+  language: 'de_DE',
+  lastName: 'Demo',
+  middleName: null,
+  mobilePhone: null,
+  passportId: null,
+  phone: '+4915123456789',
+  salutation: 'FRAU',
+  student: false,
+};
+
 /** GET/PUT/POST /api/customer/cuda/customer/personaldata/own */
 export const PersonalDataResponse = Type.Object({
   body: Type.Object({

@@ -17,6 +17,7 @@ import { useFocusOnNavigation } from './shell/route-focus';
 
 // Route modules are loaded on demand; each is a thin page that composes features.
 const AccountHomeRoute = lazyRoute(() => import('./routes/account-home-route'));
+const ProfileRoute = lazyRoute(() => import('./routes/account/profile-route'));
 const PasswordRoute = lazyRoute(() => import('./routes/account/password-route'));
 const MobileRoute = lazyRoute(() => import('./routes/account/mobile-route'));
 const PrivacyRoute = lazyRoute(() => import('./routes/account/privacy-route'));
@@ -30,6 +31,7 @@ const NotFoundRoute = lazyRoute(() => import('./routes/not-found-route'));
 
 /** The account area's sub-pages by name (routes.account). */
 const accountPageRoutes: Record<AccountPage, ReturnType<typeof lazyRoute>> = {
+  profile: ProfileRoute,
   password: PasswordRoute,
   mobile: MobileRoute,
   privacy: PrivacyRoute,

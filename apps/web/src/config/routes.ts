@@ -13,6 +13,7 @@ export const routes = {
   },
   /** The account area's sub-pages (issue 8): each below the account home, with a back link to it. */
   account: {
+    profile: accountPage('profile'),
     password: accountPage('password'),
     mobile: accountPage('mobile'),
     privacy: accountPage('privacy'),

@@ -3,6 +3,7 @@ import path from 'node:path';
 import Type from 'typebox';
 import { Value } from 'typebox/value';
 import {
+  addressFields,
   compileRules,
   countryCodes,
   customValidators,
@@ -31,16 +32,6 @@ const AccountRulesFile = Type.Object({
   password: RuleList,
 });
 type AccountRulesFile = Type.Static<typeof AccountRulesFile>;
-
-/** The profile fields that make the address (read-only where the legal entity disables editing). */
-export const addressFields = [
-  'addressStreet',
-  'addressAdditionalStreet',
-  'addressCity',
-  'addressZipCode',
-  'addressProvinceIsoCode',
-  'addressCountryIsoCode',
-] as const;
 
 const builtInValidators = new Set([
   'required',

@@ -2,7 +2,9 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import {
+  addressFields,
   apiPaths,
+  examplePersonalData,
   ApiErrorBody,
   changedReadonlyFields,
   checkValues,
@@ -22,7 +24,7 @@ import type { Customer, CustomerRepository } from '../customers/customer-reposit
 import { signedInCustomer } from '../customers/login-status.js';
 import type { EmailChangeService } from '../email-change/email-change-service.js';
 import type { TranslationSet } from '../content/translations.js';
-import { addressFields, type AccountRules } from './account-rules-content.js';
+import type { AccountRules } from './account-rules-content.js';
 import { ruleText } from './account-texts.js';
 
 /** Profile field → customers column (spec §3 PersonalDataRTO). */
@@ -76,34 +78,11 @@ export const PersonalDataPartial = Type.Partial(PersonalDataRTO, {
   minProperties: 1,
   examples: [{ language: 'de_DE' }],
 });
-/** demo.de's profile: it passes the DE rules (OpenAPI shows it; the route matrix sends it). */
-const example: PersonalDataRTO = {
-  addressAdditionalStreet: null,
-  addressCity: 'Berlin',
-  addressCountryIsoCode: 'DE',
-  addressProvinceIsoCode: null,
-  addressStreet: 'Unter den Linden 1',
-  addressZipCode: '10115',
-  birthDate: '1990-06-01',
-  birthPlace: null,
-  email: 'demo.de@example.com',
-  firstName: 'Dora',
-  fiscalCode: null,
-  fullTimeStudent: false,
-  language: 'de_DE',
-  lastName: 'Demo',
-  middleName: null,
-  mobilePhone: null,
-  passportId: null,
-  phone: '+4915123456789',
-  salutation: 'FRAU',
-  student: false,
-};
 const PersonalDataFull = Type.Object(
   Object.fromEntries(
     Object.entries(PersonalDataRTO.properties).map(([key, schema]) => [
       key,
-      { ...schema, examples: [example[key as PersonalDataField]] },
+      { ...schema, examples: [examplePersonalData[key as PersonalDataField]] },
     ]),
   ) as unknown as typeof PersonalDataRTO.properties,
   { additionalProperties: false },

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  addressFields,
   apiPaths,
   changedReadonlyFields,
   checkValues,
@@ -229,14 +230,7 @@ describe('HU: the address is read-only, the rest editable', () => {
     const s = await sessionOf('hu');
     const { body, meta } = await profileOf(s);
     const rules = compileRules(meta.metaDataList);
-    const address = [
-      'addressStreet',
-      'addressAdditionalStreet',
-      'addressCity',
-      'addressZipCode',
-      'addressProvinceIsoCode',
-      'addressCountryIsoCode',
-    ];
+    const address = addressFields;
     // Read-only, or not used at all in HU (no provinces).
     for (const field of address) expect(rules[field]?.readonly || rules[field]?.invisible, field).toBe(true);
     const res = await send(s, 'POST', {

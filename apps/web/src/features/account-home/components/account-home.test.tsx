@@ -73,6 +73,7 @@ describe('account home', () => {
     const menu = screen.getByRole('navigation', { name: /account-menu-title|Your details/ });
     const links = within(menu).getAllByRole('link');
     expect(links.map((link) => link.getAttribute('href'))).toEqual([
+      '/DE/en/myaccount/profile',
       '/DE/en/myaccount/password',
       '/DE/en/myaccount/mobile',
       '/DE/en/myaccount/privacy',

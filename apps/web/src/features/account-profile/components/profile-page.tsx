@@ -1,0 +1,22 @@
+import { useTranslation } from 'react-i18next';
+import { useQuery } from '@tanstack/react-query';
+import { Spinner } from '@/components/spinner';
+import { useHttp } from '@/lib/http';
+import { personalDataQuery } from '../api/get-personal-data';
+import { ProfileForm } from './profile-form';
+
+/** Spec §1: view and edit the personal profile; loads it (with its rules) first. */
+export function ProfilePage({ mobileHref }: { mobileHref: string }) {
+  const { t } = useTranslation();
+  const http = useHttp();
+  const personalData = useQuery(personalDataQuery(http));
+  if (personalData.isPending) return <Spinner />;
+  if (personalData.isError) {
+    return (
+      <p role="alert" className="profile__load-error">
+        {t('account-load-error')}
+      </p>
+    );
+  }
+  return <ProfileForm data={personalData.data} mobileHref={mobileHref} />;
+}
