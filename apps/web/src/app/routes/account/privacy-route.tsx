@@ -1,7 +1,17 @@
+import { ConsentSettings } from '@/features/account-privacy/components/consent-settings';
 import { NewsletterSetting } from '@/features/account-privacy/components/newsletter-setting';
 import { AccountSubPageRoute } from './account-sub-page-route';
 
-/** /{COUNTRY}/{lang}/myaccount/privacy */
+/** /{COUNTRY}/{lang}/myaccount/privacy: the consents the customer may edit, then the newsletter. */
 export default function PrivacyRoute() {
-  return <AccountSubPageRoute titleKey="privacy-title">{() => <NewsletterSetting />}</AccountSubPageRoute>;
+  return (
+    <AccountSubPageRoute titleKey="privacy-title">
+      {(user) => (
+        <>
+          <ConsentSettings user={user} />
+          <NewsletterSetting />
+        </>
+      )}
+    </AccountSubPageRoute>
+  );
 }

@@ -11,6 +11,9 @@ import type { HttpClient } from '@/lib/http';
 export const privacyKeys = {
   all: ['account', 'privacy'] as const,
   newsletter: () => [...privacyKeys.all, 'newsletter'] as const,
+  consentSet: (legalEntityId: number, set: string, language: string) =>
+    [...privacyKeys.all, 'consent-set', legalEntityId, set, language] as const,
+  consentUpdate: (uuid: string) => [...privacyKeys.all, 'consent-update', uuid] as const,
 };
 
 /** GET the newsletter agreement and its history; the time parameter keeps caches from answering. */

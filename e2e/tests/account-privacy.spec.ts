@@ -1,0 +1,65 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { LOYALTY_CORE_CONSENT } from '@roadpass/contracts';
+import { routes } from '../../apps/web/src/config/routes.js';
+import { consentTitle, fill, openSignedIn, texts } from './support.js';
+
+// The consents on the privacy page, against the real server. Each project changes a consent of its own
+// customer that no other spec reads or changes, and turns it back at the end.
+const customers = {
+  phone: { email: 'demo.dk@example.com', country: 'DK', language: 'da', slug: 'customer-research-Rs8k' },
+  desktop: { email: 'demo.es@example.com', country: 'ES', language: 'es', slug: 'marketing-sms-Sm3q' },
+} as const;
+
+const wcag = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+
+async function expectNoAxeViolations(page: Page): Promise<void> {
+  const result = await new AxeBuilder({ page }).withTags(wcag).analyze();
+  expect(
+    result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+  ).toEqual([]);
+}
+
+test('a consent switch on the privacy page saves at once, is kept after a reload and turns back', async ({
+  page,
+}, testInfo) => {
+  const who = customers[testInfo.project.name as keyof typeof customers];
+  const t = texts(who.language);
+  const title = consentTitle(who.language, who.slug);
+  await openSignedIn(page, who.email);
+  await page.goto(routes.account.privacy.build(who.country, who.language));
+
+  await expect(page.getByRole('heading', { level: 2, name: t['privacy-consents-title'] })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 2, name: t['newsletter-title'] })).toBeVisible();
+  // The member is told what turning the programme's consent off would do, before touching it.
+  await expect(
+    page.getByRole('switch', { name: consentTitle(who.language, LOYALTY_CORE_CONSENT), exact: true }),
+  ).toHaveAccessibleDescription(new RegExp(escape(t['privacy-loyalty-core-leave']!)));
+
+  const toggle = page.getByRole('switch', { name: title, exact: true });
+  const before = await toggle.isChecked();
+  await toggle.click();
+  await expect(toggle).toBeChecked({ checked: !before });
+  await expect(
+    page.getByText(fill(t[before ? 'privacy-consent-off' : 'privacy-consent-on'], { title })),
+  ).toBeVisible();
+  await expect(page.getByRole('button', { name: t['privacy-consent-undo'] })).toBeVisible();
+  await expectNoAxeViolations(page);
+
+  await page.reload();
+  await expect(page.getByRole('switch', { name: title, exact: true })).toBeChecked({ checked: !before });
+  await expect(page.locator('.spinner')).toHaveCount(0);
+  await expectNoAxeViolations(page);
+
+  // Back to how it was, for the next run.
+  await page.getByRole('switch', { name: title, exact: true }).click();
+  await expect(
+    page.getByText(fill(t[before ? 'privacy-consent-on' : 'privacy-consent-off'], { title })),
+  ).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole('switch', { name: title, exact: true })).toBeChecked({ checked: before });
+});
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
