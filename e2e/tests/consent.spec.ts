@@ -132,3 +132,87 @@ test('the banner and its choices pass axe (WCAG 2.1 AA)', async ({ page }) => {
     .analyze();
   expect(result.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
 });
+
+const reportBug = (page: Page) => page.getByRole('button', { name: en['feedback-report-bug'] });
+
+test('with error-reporting consent, "Report a Bug" sends a feedback envelope through the tunnel and thanks', async ({
+  page,
+}) => {
+  const seen = watch(page);
+  const csp: string[] = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) csp.push(message.text());
+  });
+  await openDemo(page);
+  await expect(reportBug(page)).toHaveCount(0);
+  await page.getByRole('button', { name: en['consent-accept-all'] }).click();
+  await reportBug(page).click();
+  const dialog = page.getByRole('dialog', { name: en['feedback-report-bug'] });
+  await expect(dialog).toBeVisible();
+  // Focus in the form; nothing typed: the message is named as missing.
+  await expect(dialog.getByRole('textbox', { name: en['feedback-name-label'] })).toBeFocused();
+  await dialog.getByRole('button', { name: en['feedback-submit'] }).click();
+  await expect(dialog.getByRole('alert')).toHaveText(
+    `Please enter in the following required fields: ${en['feedback-message-label']}`,
+  );
+  const axe = await new AxeBuilder({ page })
+    .include('.feedback-dialog')
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
+    .analyze();
+  expect(axe.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+
+  const message = `e2e feedback ${Date.now()}`;
+  await dialog.getByRole('textbox', { name: en['feedback-name-label'] }).fill('  Erika Muster  ');
+  await dialog
+    .getByRole('textbox', { name: new RegExp(en['feedback-message-label']!) })
+    .fill(`  ${message}  `);
+  const sent = page.waitForRequest(
+    (request) =>
+      new URL(request.url()).pathname === apiPaths.errorReportEnvelope &&
+      (request.postData() ?? '').includes('"type":"feedback"'),
+  );
+  await dialog.getByRole('button', { name: en['feedback-submit'] }).click();
+  const envelope = await sent;
+  expect((await envelope.response())?.status()).toBe(200);
+  const [, itemHeader, item] = envelope.postData()!.split('\n');
+  expect(JSON.parse(itemHeader!)).toMatchObject({ type: 'feedback' });
+  expect(JSON.parse(item!)).toMatchObject({
+    type: 'feedback',
+    contexts: { feedback: { message, name: 'Erika Muster' } },
+  });
+
+  await expect(dialog).toBeHidden();
+  const thanks = page.getByRole('button', { name: en['feedback-success'] });
+  await expect(thanks).toBeVisible();
+  await expect(reportBug(page)).toBeFocused();
+  await thanks.click();
+  await expect(thanks).toBeHidden();
+  const devPage = await page.request.get(appPaths.devErrorReports);
+  expect(await devPage.text()).toContain(message);
+  expect(seen.envelopes.length).toBeGreaterThan(0);
+  expect(csp).toEqual([]);
+});
+
+test('"Report a Bug" closes with Escape and gives the focus back', async ({ page }) => {
+  await openDemo(page);
+  await page.getByRole('button', { name: en['consent-accept-all'] }).click();
+  await reportBug(page).click();
+  const dialog = page.getByRole('dialog', { name: en['feedback-report-bug'] });
+  await expect(dialog).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  await expect(reportBug(page)).toBeFocused();
+});
+
+test('with error reporting denied there is no "Report a Bug"', async ({ page }) => {
+  const seen = watch(page);
+  await openDemo(page);
+  await page.getByRole('button', { name: en['consent-customize'] }).click();
+  await page.getByRole('checkbox', { name: en['consent-analytics'] }).check();
+  await page.getByRole('button', { name: en['consent-save'] }).click();
+  await expect(banner(page)).toBeHidden();
+  await expect(page.getByRole('button', { name: en['consent-privacy-settings'] })).toBeVisible();
+  await page.waitForTimeout(1000);
+  await expect(reportBug(page)).toHaveCount(0);
+  expect(seen.sdkChunk).toEqual([]);
+});

@@ -78,6 +78,11 @@ export interface AppConfig {
   errorReportsPerMinute: number;
   /** Failed API calls with these statuses are reported by the app (ERROR_REPORTING_SERVER_STATUSES, default 500). */
   errorReportingServerStatuses: number[];
+  /**
+   * The feedback form's fields (FEEDBACK_SHOW_NAME, FEEDBACK_SHOW_EMAIL, FEEDBACK_NAME_REQUIRED,
+   * FEEDBACK_EMAIL_REQUIRED): name and e-mail shown and optional by default; the message is always required.
+   */
+  feedback: { showName: boolean; showEmail: boolean; isNameRequired: boolean; isEmailRequired: boolean };
   /** The tag manager container (TAG_MANAGER_ID), per environment; undefined: none. */
   tagManagerId: string | undefined;
   /** The tag manager script (TAG_MANAGER_URL); its origin is allowed in the CSP's script-src. */
@@ -262,6 +267,17 @@ export function loadConfig(env: Env = process.env): AppConfig {
     problems.push(
       `ERROR_REPORTING_SERVER_STATUSES must be statuses from 500 to 599, comma-separated (got "${env.ERROR_REPORTING_SERVER_STATUSES}")`,
     );
+  // Sentry's feedback defaults: name and e-mail asked for, neither required. A required field must be shown.
+  const feedback = {
+    showName: bool('FEEDBACK_SHOW_NAME', true),
+    showEmail: bool('FEEDBACK_SHOW_EMAIL', true),
+    isNameRequired: bool('FEEDBACK_NAME_REQUIRED', false),
+    isEmailRequired: bool('FEEDBACK_EMAIL_REQUIRED', false),
+  };
+  if (feedback.isNameRequired && !feedback.showName)
+    problems.push('FEEDBACK_NAME_REQUIRED needs FEEDBACK_SHOW_NAME (a hidden field cannot be required)');
+  if (feedback.isEmailRequired && !feedback.showEmail)
+    problems.push('FEEDBACK_EMAIL_REQUIRED needs FEEDBACK_SHOW_EMAIL (a hidden field cannot be required)');
   const tagManagerId = env.TAG_MANAGER_ID || undefined;
   if (tagManagerId !== undefined && !/^[A-Za-z0-9-]{1,40}$/.test(tagManagerId))
     problems.push(`TAG_MANAGER_ID must be a container id like GTM-AB12CD (got "${tagManagerId}")`);
@@ -321,6 +337,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     errorReportingForwardDsn,
     errorReportsPerMinute: int('ERROR_REPORTS_PER_MINUTE', 30, 0, 100_000),
     errorReportingServerStatuses,
+    feedback,
     tagManagerId,
     tagManagerUrl,
   };

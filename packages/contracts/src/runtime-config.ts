@@ -20,6 +20,18 @@ export const RuntimeConfig = Type.Object({
     /** Spec §7 server-error helper: failed API calls with these statuses are reported (default [500]). */
     serverErrorStatuses: Type.Array(Type.Integer({ minimum: 500, maximum: 599 })),
   }),
+  /**
+   * The feedback form ("Report a Bug", spec §5): which of name and e-mail it asks for and whether they
+   * are required (the message always is). Absent (an older server): both shown, neither required.
+   */
+  feedback: Type.Optional(
+    Type.Object({
+      showName: Type.Boolean(),
+      showEmail: Type.Boolean(),
+      isNameRequired: Type.Boolean(),
+      isEmailRequired: Type.Boolean(),
+    }),
+  ),
   tagManager: Type.Object({
     /** The container id (e.g. GTM-XXXX), per environment; null: no tag manager. */
     id: Type.Union([Type.String(), Type.Null()]),

@@ -28,6 +28,9 @@ function get(value: unknown, path: string): unknown {
     );
 }
 
+/** The feedback form's settings (optional as a whole: an older server sends none). */
+const feedbackSettings = ['showName', 'showEmail', 'isNameRequired', 'isEmailRequired'] as const;
+
 /**
  * The RuntimeConfig schema of the contracts, checked by hand: the schema object itself is typebox,
  * which the app does not bundle (docs/decisions/web-bundle-budget.md). The result is typed by the
@@ -52,6 +55,11 @@ const rules: [path: string, check: Check, expected: string][] = [
     'errorReporting.serverErrorStatuses',
     (v) => Array.isArray(v) && v.every((s) => Number.isInteger(s) && s >= 500 && s <= 599),
     'a list of statuses from 500 to 599',
+  ],
+  [
+    'feedback',
+    (v) => v === undefined || feedbackSettings.every((key) => typeof get(v, key) === 'boolean'),
+    `absent or { ${feedbackSettings.join(', ')} }, each true or false`,
   ],
   ['tagManager.id', isStringOrNull, 'a string or null'],
   ['tagManager.url', isUrl, 'a URL'],

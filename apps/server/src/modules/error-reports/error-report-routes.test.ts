@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { apiPaths, appPaths } from '@roadpass/contracts';
 import { loadConfig, parseSentryDsn } from '../../config.js';
-import { createTestApp, type TestApp } from '../../testing/test-app.js';
+import { createTestApp, testConfig, type TestApp } from '../../testing/test-app.js';
+import { runtimeConfigOf } from '../runtime-config/runtime-config-routes.js';
 import { ERROR_REPORT_MAX_BYTES } from './error-report-routes.js';
 
 const EVENT_ID = '0123456789abcdef0123456789abcdef';
@@ -69,6 +70,47 @@ describe('error reporting tunnel', () => {
     expect(rows[0]!.item_types).toBe('event');
     expect(rows[0]!.envelope).toContain('Boom in the loyalty page');
     expect(rows[0]!.forward_status).toBeNull();
+  });
+
+  it('stores a feedback envelope ("Report a Bug") like an error report, readable on the dev page', async () => {
+    const feedbackId = 'abcdefabcdefabcdefabcdefabcdef12';
+    // As @sentry/browser 10 sends captureFeedback through the tunnel: one item of type feedback, no length.
+    const item = JSON.stringify({
+      event_id: feedbackId,
+      type: 'feedback',
+      level: 'info',
+      contexts: {
+        feedback: {
+          message: 'The points <b>do not</b> add up',
+          name: 'Erika Muster',
+          contact_email: 'erika@example.com',
+          source: 'widget',
+          url: 'http://localhost:8080/customer/loyalty-ui/status',
+        },
+      },
+    });
+    const payload = [
+      JSON.stringify({ event_id: feedbackId, dsn: OWN_DSN, sent_at: new Date().toISOString() }),
+      JSON.stringify({ type: 'feedback' }),
+      item,
+    ].join('\n');
+    const res = await post(t, payload);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ id: feedbackId });
+    const row = await t.db
+      .selectFrom('error_reports')
+      .selectAll()
+      .where('event_id', '=', feedbackId)
+      .executeTakeFirstOrThrow();
+    expect(row.item_types).toBe('feedback');
+    expect(JSON.parse(row.envelope.split('\n')[2]!)).toMatchObject({
+      contexts: {
+        feedback: { message: 'The points <b>do not</b> add up', contact_email: 'erika@example.com' },
+      },
+    });
+    const page = (await t.app.inject({ url: appPaths.devErrorReports })).body;
+    expect(page).toContain(`feedback · `);
+    expect(page).toContain('The points &lt;b&gt;do not&lt;/b&gt; add up');
   });
 
   it('shows the stored reports on the dev page, escaped', async () => {
@@ -206,5 +248,32 @@ describe('error reporting configuration', () => {
     expect(
       loadConfig({ NODE_ENV: 'test', PUBLIC_URL: 'https://my.roadpass.example' }).errorReportingDsn,
     ).toBe('https://roadpass@my.roadpass.example/1');
+  });
+
+  it('gives the feedback form its fields through /config.json: name and e-mail shown and optional by default', () => {
+    expect(loadConfig({ NODE_ENV: 'test' }).feedback).toEqual({
+      showName: true,
+      showEmail: true,
+      isNameRequired: false,
+      isEmailRequired: false,
+    });
+    expect(() =>
+      loadConfig({ NODE_ENV: 'test', FEEDBACK_SHOW_EMAIL: 'false', FEEDBACK_EMAIL_REQUIRED: 'true' }),
+    ).toThrow(/FEEDBACK_EMAIL_REQUIRED needs FEEDBACK_SHOW_EMAIL/);
+    expect(() => loadConfig({ NODE_ENV: 'test', FEEDBACK_SHOW_NAME: 'maybe' })).toThrow(
+      /FEEDBACK_SHOW_NAME must be true or false/,
+    );
+    const feedback = loadConfig({
+      NODE_ENV: 'test',
+      FEEDBACK_SHOW_NAME: 'false',
+      FEEDBACK_NAME_REQUIRED: 'false',
+      FEEDBACK_EMAIL_REQUIRED: 'true',
+    }).feedback;
+    expect(runtimeConfigOf(testConfig({ feedback })).feedback).toEqual({
+      showName: false,
+      showEmail: true,
+      isNameRequired: false,
+      isEmailRequired: true,
+    });
   });
 });

@@ -6,7 +6,10 @@ const escapeHtml = (text: string) =>
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
   );
 
-/** The dev page: the newest envelopes as stored, plain HTML (no script, no inline style: the CSP holds). */
+/**
+ * The dev page: the newest envelopes (error reports and feedback) as stored, plain HTML (no script, no
+ * inline style: the CSP holds).
+ */
 export function errorReportsPage(reports: StoredErrorReport[]): string {
   const items = reports
     .map(
@@ -19,10 +22,11 @@ export function errorReportsPage(reports: StoredErrorReport[]): string {
     .join('\n');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Error reports (development)</title></head>
-<body><main><h1>Error reports</h1>
-<p>The newest ${reports.length} envelopes the error reporting tunnel stored. Not served in production.</p>
-${reports.length ? `<ol>${items}</ol>` : '<p>No error reports yet.</p>'}
+<title>Error reports and feedback (development)</title></head>
+<body><main><h1>Error reports and feedback</h1>
+<p>The newest ${reports.length} envelopes the error reporting tunnel stored: errors (item type event) and
+"Report a Bug" submissions (item type feedback, the text under contexts.feedback.message). Not served in production.</p>
+${reports.length ? `<ol>${items}</ol>` : '<p>No error reports or feedback yet.</p>'}
 </main></body></html>
 `;
 }

@@ -32,6 +32,7 @@ export function runtimeConfigOf(config: AppConfig): RuntimeConfig {
       tracesSampleRate: config.env === 'production' ? 0.3 : 1,
       serverErrorStatuses: config.errorReportingServerStatuses,
     },
+    feedback: { ...config.feedback },
     tagManager: { id: config.tagManagerId ?? null, url: config.tagManagerUrl },
   };
 }

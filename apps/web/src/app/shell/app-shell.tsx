@@ -4,6 +4,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { Spinner } from '@/components/spinner';
 import { useHostBridge } from '@/lib/native-bridge/host-bridge-state';
 import { ConsentGate } from '@/features/consent/consent-gate';
+import { FeedbackEntry } from '@/features/feedback/feedback-entry';
 import { useAppStore } from '@/lib/state/app-store';
 import { ConfigErrorPage } from './config-error-page';
 import { ErrorBanner } from './error-banner';
@@ -62,7 +63,7 @@ export function AppShell({ children }: { children: ReactNode }) {
           </>
         )}
       </main>
-      <ConsentGate />
+      <ConsentGate footerItems={<FeedbackEntry />} />
       {error.overlay && <div className="overlay" aria-hidden="true" />}
       {error.banner && <ErrorBanner />}
       <Toasts />

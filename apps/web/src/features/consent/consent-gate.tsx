@@ -1,4 +1,4 @@
-import { lazy, Suspense, useContext, useEffect, useState } from 'react';
+import { lazy, Suspense, useContext, useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ServicesContext } from '@/app/services';
 import { useAppStore } from '@/lib/state/app-store';
@@ -17,9 +17,10 @@ const whenIdle = (run: () => void): (() => void) => {
 
 /**
  * Loads the consent manager once the app is ready and the browser is idle, and offers "Privacy
- * settings" in the frame's footer to open it again later.
+ * settings" in the frame's footer to open it again later. `footerItems` go beside it (the frame puts
+ * "Report a Bug" there, which shows only with error-reporting consent).
  */
-export function ConsentGate() {
+export function ConsentGate({ footerItems }: { footerItems?: ReactNode }) {
   const { t } = useTranslation();
   const services = useContext(ServicesContext);
   const appReady = useAppStore((s) => s.appReady);
@@ -38,6 +39,7 @@ export function ConsentGate() {
         <button type="button" className="shell__footer-link" onClick={() => setSettingsRequest((n) => n + 1)}>
           {t('consent-privacy-settings', 'Privacy settings')}
         </button>
+        {footerItems}
       </footer>
       <Suspense fallback={null}>
         <ConsentManager config={services.config} http={services.http} settingsRequest={settingsRequest} />

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { RuntimeConfig } from '@roadpass/contracts';
 import { serverErrorHelper, type HttpClient } from '@/lib/http';
+import { setFeedbackSender } from '@/lib/errors/feedback-sender';
 import { reportError, setErrorReportSink } from '@/lib/errors/report-error';
 import { useAppStore } from '@/lib/state/app-store';
 import {
@@ -38,6 +39,7 @@ const storedChoice = (): ConsentChoice | null =>
 export default function ConsentManager({ config, http, settingsRequest }: Props) {
   const { t } = useTranslation();
   const trackingOptOut = useAppStore((s) => s.trackingOptOut);
+  const setErrorReportingAllowed = useAppStore((s) => s.setErrorReportingAllowed);
   const [choice, setChoice] = useState<ConsentChoice | null>(storedChoice);
   const [open, setOpen] = useState(choice === null);
   const [customizing, setCustomizing] = useState(false);
@@ -51,13 +53,20 @@ export default function ConsentManager({ config, http, settingsRequest }: Props)
     async (consent: ConsentChoice) => {
       if (consent.analytics) loadTagManager(config);
       if (consent.errorReporting) {
-        const { startErrorReporting } = await import('./error-reporting-sdk');
-        setErrorReportSink(startErrorReporting(config, () => effective.current.errorReporting));
+        const { createFeedbackSender, startErrorReporting } = await import('./error-reporting-sdk');
+        const allowed = () => effective.current.errorReporting;
+        setErrorReportSink(startErrorReporting(config, allowed));
+        // "Report a Bug" goes the same way, so it is offered only when the SDK runs (a DSN is configured).
+        const running = Boolean(config.errorReporting.dsn);
+        setFeedbackSender(running ? createFeedbackSender(allowed) : null);
+        setErrorReportingAllowed(running);
       } else {
         setErrorReportSink(null);
+        setFeedbackSender(null);
+        setErrorReportingAllowed(false);
       }
     },
-    [config],
+    [config, setErrorReportingAllowed],
   );
 
   useEffect(() => {

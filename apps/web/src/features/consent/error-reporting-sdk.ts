@@ -1,5 +1,9 @@
-import { captureException, getClient, init } from '@sentry/browser';
+import { captureException, captureFeedback, getClient, init } from '@sentry/browser';
 import { apiPaths, type RuntimeConfig } from '@roadpass/contracts';
+import type { FeedbackSender } from '@/lib/errors/feedback-sender';
+
+/** How long a submission may wait for the tunnel's answer (the SDK's own sendFeedback waits as long). */
+const FEEDBACK_TIMEOUT_MS = 30_000;
 
 /**
  * The error reporting SDK (Sentry), a lazy chunk imported only after error-reporting consent. Envelopes
@@ -34,5 +38,35 @@ export function startErrorReporting(
   });
   return (error, where) => {
     if (!disabled && allowed()) captureException(error, { tags: { where } });
+  };
+}
+
+/**
+ * "Report a Bug" through the running SDK: a `feedback` envelope item to the same tunnel, resolved once
+ * the tunnel answered 2xx. The SDK's own `sendFeedback` does the same but pulls in its 12 kB widget
+ * module; `captureFeedback` is the part we need. Feedback events skip `beforeSend`, so consent is
+ * asked here, before each send (spec §8).
+ */
+export function createFeedbackSender(allowed: () => boolean): FeedbackSender {
+  return ({ message, name, email }) => {
+    // Spec §5: an empty message is refused with the widget's own words.
+    if (!message) return Promise.reject(new Error('Unable to submit feedback with empty message'));
+    const client = getClient();
+    if (!client || !allowed()) return Promise.reject(new Error('Error reporting is off'));
+    const eventId = captureFeedback({ message, name, email, url: window.location.href, source: 'widget' });
+    return new Promise<string>((resolve, reject) => {
+      const timeout = window.setTimeout(() => {
+        stop();
+        reject(new Error('No answer from the error report tunnel'));
+      }, FEEDBACK_TIMEOUT_MS);
+      const stop = client.on('afterSendEvent', (event, response) => {
+        if (event.event_id !== eventId) return;
+        window.clearTimeout(timeout);
+        stop();
+        const status = response?.statusCode;
+        if (status !== undefined && status >= 200 && status < 300) resolve(eventId);
+        else reject(new Error(`The error report tunnel answered ${status ?? 'nothing'}`));
+      });
+    });
   };
 }

@@ -36,6 +36,11 @@ export interface AppState {
   contentLoaded: boolean;
   isWebView: boolean;
   trackingOptOut: boolean;
+  /**
+   * The error reporting SDK runs with the customer's consent (set by the consent manager): what the
+   * frame offers on top of it, such as "Report a Bug", shows only then.
+   */
+  errorReportingAllowed: boolean;
   activeLanguage: Language;
   error: ErrorFlags;
   errorButtons: ErrorButtons;
@@ -54,6 +59,7 @@ export interface AppActions {
   setAppReady(ready: boolean): void;
   setContentLoaded(loaded: boolean): void;
   setEnvironment(flags: { isWebView: boolean; trackingOptOut: boolean }): void;
+  setErrorReportingAllowed(allowed: boolean): void;
   /** The language whose texts are loaded (i18next holds the texts themselves). */
   setActiveLanguage(language: Language): void;
   /** Sets page, overlay and banner together; setting an error marks the content as loaded. */
@@ -87,6 +93,7 @@ export function initialAppState(): AppState {
     contentLoaded: false,
     isWebView: false,
     trackingOptOut: false,
+    errorReportingAllowed: false,
     activeLanguage: 'en',
     error: { ...noErrors },
     errorButtons: {},
@@ -107,6 +114,7 @@ export const useAppStore = create<AppStore>()((set, get) => ({
   setAppReady: (appReady) => set({ appReady }),
   setContentLoaded: (contentLoaded) => set({ contentLoaded }),
   setEnvironment: ({ isWebView, trackingOptOut }) => set({ isWebView, trackingOptOut }),
+  setErrorReportingAllowed: (errorReportingAllowed) => set({ errorReportingAllowed }),
   setActiveLanguage: (activeLanguage) => set({ activeLanguage }),
   setError: (value, buttons = {}) =>
     set(() => ({

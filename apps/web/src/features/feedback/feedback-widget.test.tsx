@@ -1,0 +1,235 @@
+import { act, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { setFeedbackSender, type FeedbackReport } from '@/lib/errors/feedback-sender';
+import { i18n } from '@/lib/i18n/i18n';
+import { resetAppStore, useAppStore } from '@/lib/state/app-store';
+import { renderWithProviders } from '@/testing/render';
+import german from '../../../../../content/translations/de.json';
+import english from '../../../../../content/translations/en.json';
+import { FeedbackEntry } from './feedback-entry';
+import { FEEDBACK_SUCCESS_MS, type FeedbackSettings } from './feedback-rules';
+import FeedbackWidget from './feedback-widget';
+
+const allRequired: FeedbackSettings = {
+  showName: true,
+  showEmail: true,
+  isNameRequired: true,
+  isEmailRequired: true,
+};
+const optional: FeedbackSettings = { ...allRequired, isNameRequired: false, isEmailRequired: false };
+
+/** A sender whose answer the test gives: resolve or reject the last submission. */
+function fakeSender() {
+  const sent: FeedbackReport[] = [];
+  let answer: { resolve: (id: string) => void; reject: (error: Error) => void } | undefined;
+  setFeedbackSender((report) => {
+    sent.push(report);
+    return new Promise((resolve, reject) => {
+      answer = { resolve, reject };
+    });
+  });
+  return {
+    sent,
+    accept: () => act(async () => answer!.resolve('0123456789abcdef0123456789abcdef')),
+    refuse: () => act(async () => answer!.reject(new Error('The error report tunnel answered 503'))),
+  };
+}
+
+function renderWidget(settings: FeedbackSettings, user = userEvent.setup()) {
+  renderWithProviders(<FeedbackWidget settings={settings} />);
+  const open = () => user.click(screen.getByRole('button', { name: i18n.t('feedback-report-bug') }));
+  const form = () => screen.getByRole('dialog', { name: i18n.t('feedback-report-bug') });
+  const send = () => user.click(within(form()).getByRole('button', { name: i18n.t('feedback-submit') }));
+  return { user, open, form, send };
+}
+
+describe('feedback widget (English)', () => {
+  beforeAll(async () => {
+    i18n.addResourceBundle('en', 'translation', english, true, true);
+    await i18n.changeLanguage('en');
+  });
+  afterEach(() => {
+    setFeedbackSender(null);
+    vi.useRealTimers();
+  });
+
+  it('opens a modal form with the focus in its first field, and Cancel gives the focus back to the button', async () => {
+    const { user, open, form } = renderWidget(optional);
+    expect(screen.queryByRole('dialog')).toBeNull();
+    await open();
+    expect(form()).toBeVisible();
+    expect(within(form()).getByRole('textbox', { name: 'Name' })).toHaveFocus();
+    await user.click(within(form()).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(screen.getByRole('button', { name: 'Report a Bug' })).toHaveFocus();
+  });
+
+  it('names every missing required field in one message, marks them, and sends nothing', async () => {
+    const sender = fakeSender();
+    const { open, form, send } = renderWidget(allRequired);
+    await open();
+    expect(within(form()).getByText('Description')).toHaveTextContent('Description (required)');
+    await send();
+    expect(within(form()).getByRole('alert')).toHaveTextContent(
+      'Please enter in the following required fields: Name, Email, Description',
+    );
+    const name = within(form()).getByRole('textbox', { name: 'Name (required)' });
+    expect(name).toHaveAttribute('aria-invalid', 'true');
+    expect(name).toHaveFocus();
+    expect(
+      within(form()).getByRole('textbox', { name: 'Description (required)' }),
+    ).toHaveAccessibleDescription(/Please enter in the following required fields/);
+    expect(sender.sent).toEqual([]);
+  });
+
+  it('refuses a message of spaces alone with the empty-message text', async () => {
+    const sender = fakeSender();
+    const { user, open, form, send } = renderWidget(optional);
+    await open();
+    await user.type(within(form()).getByRole('textbox', { name: /Description/ }), '   ');
+    await send();
+    expect(within(form()).getByRole('alert')).toHaveTextContent(
+      'Unable to submit feedback with empty message',
+    );
+    expect(sender.sent).toEqual([]);
+  });
+
+  it('sends the values trimmed, leaves out empty optional fields, and shows the submitting state', async () => {
+    const sender = fakeSender();
+    const { user, open, form, send } = renderWidget(optional);
+    await open();
+    await user.type(within(form()).getByRole('textbox', { name: 'Name' }), '  Erika Muster ');
+    await user.type(
+      within(form()).getByRole('textbox', { name: /Description/ }),
+      '  The points do not add up \n',
+    );
+    await send();
+    expect(sender.sent).toEqual([{ name: 'Erika Muster', message: 'The points do not add up' }]);
+    const busy = within(form()).getByRole('button', { name: 'Sending…' });
+    expect(busy).toBeDisabled();
+    expect(within(form()).getByRole('button', { name: 'Cancel' })).toBeDisabled();
+    expect(form().querySelector('form')).toHaveAttribute('aria-busy', 'true');
+    await sender.accept();
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(screen.getByRole('status')).toHaveTextContent('Thank you for your report!');
+  });
+
+  it('keeps the form and its text when sending fails, and says so', async () => {
+    const sender = fakeSender();
+    const { user, open, form, send } = renderWidget(optional);
+    await open();
+    await user.type(within(form()).getByRole('textbox', { name: 'Email' }), ' erika@example.com ');
+    await user.type(within(form()).getByRole('textbox', { name: /Description/ }), 'Broken');
+    await send();
+    expect(sender.sent).toEqual([{ email: 'erika@example.com', message: 'Broken' }]);
+    await sender.refuse();
+    expect(within(form()).getByRole('alert')).toHaveTextContent(
+      'There was a problem submitting feedback, please wait and try again.',
+    );
+    const again = within(form()).getByRole('button', { name: 'Send Bug Report' });
+    expect(again).toBeEnabled();
+    expect(again).toHaveFocus();
+    expect(within(form()).getByRole('textbox', { name: /Description/ })).toHaveValue('Broken');
+    expect(screen.getByRole('status')).toBeEmptyDOMElement();
+  });
+
+  it('asks only for the message when name and e-mail are not configured', async () => {
+    const sender = fakeSender();
+    const { user, open, form, send } = renderWidget({ ...optional, showName: false, showEmail: false });
+    await open();
+    expect(within(form()).getAllByRole('textbox')).toHaveLength(1);
+    expect(within(form()).getByRole('textbox', { name: 'Description (required)' })).toHaveFocus();
+    await user.keyboard('It crashed');
+    await send();
+    expect(sender.sent).toEqual([{ message: 'It crashed' }]);
+  });
+
+  it('hides the thank-you message after 5 seconds', async () => {
+    const sender = fakeSender();
+    const { user, open, form, send } = renderWidget(optional);
+    await open();
+    await user.type(within(form()).getByRole('textbox', { name: /Description/ }), 'Slow page');
+    await send();
+    // The clock is the test's from the moment the message shows.
+    vi.useFakeTimers();
+    await sender.accept();
+    expect(screen.getByRole('status')).toHaveTextContent('Thank you for your report!');
+    act(() => vi.advanceTimersByTime(FEEDBACK_SUCCESS_MS - 1));
+    expect(screen.getByRole('status')).toHaveTextContent('Thank you for your report!');
+    act(() => vi.advanceTimersByTime(1));
+    expect(screen.getByRole('status')).toBeEmptyDOMElement();
+  });
+
+  it('hides the thank-you message on click', async () => {
+    const sender = fakeSender();
+    const { user, open, form, send } = renderWidget(optional);
+    await open();
+    await user.type(within(form()).getByRole('textbox', { name: /Description/ }), 'Typo on the FAQ');
+    await send();
+    await sender.accept();
+    await user.click(screen.getByRole('button', { name: 'Thank you for your report!' }));
+    expect(screen.getByRole('status')).toBeEmptyDOMElement();
+  });
+});
+
+describe('feedback widget (German)', () => {
+  beforeAll(async () => {
+    i18n.addResourceBundle('de', 'translation', german, true, true);
+    await i18n.changeLanguage('de');
+  });
+  afterEach(() => setFeedbackSender(null));
+
+  it('names the missing fields, the failure and the thanks in German', async () => {
+    const sender = fakeSender();
+    const { user, open, form, send } = renderWidget(allRequired);
+    await open();
+    expect(form()).toHaveAccessibleName('Fehler melden');
+    await send();
+    expect(within(form()).getByRole('alert')).toHaveTextContent(
+      'Bitte füllen Sie die folgenden Pflichtfelder aus: Name, E-Mail, Beschreibung',
+    );
+    await user.type(within(form()).getByRole('textbox', { name: 'Name (Pflichtfeld)' }), 'Erika');
+    await user.type(
+      within(form()).getByRole('textbox', { name: 'E-Mail (Pflichtfeld)' }),
+      'erika@example.com',
+    );
+    await user.type(within(form()).getByRole('textbox', { name: /Beschreibung/ }), ' ');
+    await send();
+    expect(within(form()).getByRole('alert')).toHaveTextContent(
+      'Feedback ohne Nachricht kann nicht gesendet werden',
+    );
+    await user.type(within(form()).getByRole('textbox', { name: /Beschreibung/ }), 'Punkte fehlen');
+    await send();
+    expect(within(form()).getByRole('button', { name: german['feedback-sending'] })).toBeDisabled();
+    await sender.refuse();
+    expect(within(form()).getByRole('alert')).toHaveTextContent(
+      'Beim Senden Ihres Feedbacks ist ein Problem aufgetreten. Bitte warten Sie einen Moment und versuchen Sie es erneut.',
+    );
+    await send();
+    await sender.accept();
+    expect(screen.getByRole('status')).toHaveTextContent('Vielen Dank für Ihren Bericht!');
+    expect(sender.sent.at(-1)).toEqual({
+      name: 'Erika',
+      email: 'erika@example.com',
+      message: 'Punkte fehlen',
+    });
+  });
+
+  afterAll(async () => {
+    await i18n.changeLanguage('en');
+  });
+});
+
+describe('the "Report a Bug" button in the frame', () => {
+  beforeEach(() => resetAppStore());
+
+  it('is absent without error-reporting consent and there with it', async () => {
+    renderWithProviders(<FeedbackEntry />);
+    expect(screen.queryByRole('button')).toBeNull();
+    act(() => useAppStore.getState().setErrorReportingAllowed(true));
+    expect(await screen.findByRole('button', { name: 'Report a Bug' })).toBeVisible();
+    act(() => useAppStore.getState().setErrorReportingAllowed(false));
+    expect(screen.queryByRole('button')).toBeNull();
+  });
+});
