@@ -13,6 +13,8 @@ export interface DatabaseOptions {
   dataDir: string;
   /** Connection pool size for a PostgreSQL server. */
   poolSize?: number;
+  /** Embedded only: a data folder dump to start from instead of creating a new cluster (tests). */
+  loadDataDir?: Blob;
 }
 
 /** Opens the database: a PostgreSQL server when a URL is given, else embedded PGlite. */
@@ -24,6 +26,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<Db> {
     return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }
   if (!options.dataDir.startsWith('memory://')) await mkdir(options.dataDir, { recursive: true });
-  const pglite = await PGlite.create(options.dataDir);
+  const pglite = await PGlite.create(
+    options.loadDataDir
+      ? { dataDir: options.dataDir, loadDataDir: options.loadDataDir }
+      : { dataDir: options.dataDir },
+  );
   return new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
 }
