@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Benchmark: requests per second and latency of the login status, tier details and a history page at
-// 50 connections, next to a bare Fastify hello-world measured in the same run on the same machine.
+// Benchmark: requests per second and latency of the login status, tier details, a history page and the
+// personal data (GET, and a PUT of the whole profile checked with the served rules) at 50 connections, next to a bare Fastify hello-world measured in the same run on the same machine.
 // Server and baseline each run in their own process; autocannon (this process) loads both the same way.
 // Usage: npm run bench:api                      (embedded PGlite, fresh data dir)
 //        DATABASE_URL=postgres://… npm run bench:api   (a PostgreSQL server)
@@ -21,9 +21,9 @@ const port = 18000 + Math.floor(Math.random() * 1000);
 const baseUrl = `http://127.0.0.1:${port}`;
 const dataDir = mkdtempSync(path.join(tmpdir(), 'roadpass-bench-'));
 
-const measure = (title, url, headers = {}, seconds = duration) =>
+const measure = (title, url, headers = {}, seconds = duration, request = {}) =>
   new Promise((resolve, reject) => {
-    autocannon({ url, connections, duration: seconds, headers }, (err, result) => {
+    autocannon({ url, connections, duration: seconds, headers, ...request }, (err, result) => {
       if (err) return reject(err);
       if (result.non2xx > 0) return reject(new Error(`${title}: ${result.non2xx} non-2xx answers`));
       resolve({
@@ -73,6 +73,22 @@ try {
       `history page 0 of 100 entries (${storage})`,
       `${loyalty}/history?page_size=100&page_index=0`,
       auth,
+    ),
+  );
+
+  // Personal data: GET, then PUT of the same profile (every field checked with the served rules, the
+  // row written). The PUT needs the anti-forgery token a GET answers with.
+  const personalUrl = `${baseUrl}/api/customer/cuda/customer/personaldata/own`;
+  results.push(await measure(`personal data GET (${storage})`, personalUrl, auth));
+  const own = await fetch(personalUrl, { headers: auth });
+  const profile = (await own.json()).body.PersonalDataRTO;
+  results.push(
+    await measure(
+      `personal data PUT (${storage})`,
+      personalUrl,
+      { ...auth, 'content-type': 'application/json', 'x-csrf-token': own.headers.get('x-csrf-token') },
+      duration,
+      { method: 'PUT', body: JSON.stringify(profile) },
     ),
   );
 
