@@ -4,7 +4,7 @@ import { expect, test, type Page } from '@playwright/test';
 import type { AxeResults } from 'axe-core';
 import { languages, legalEntityByCountry } from '@roadpass/contracts';
 import { routes } from '../../apps/web/src/config/routes.js';
-import { loyaltyProgramme, openLoyalty } from './support.js';
+import { exclusively, loyaltyProgramme, openLoyalty } from './support.js';
 
 // Issue 10, the project's own checks: axe (WCAG 2.2 AA) and reflow at 320 px on every page of the app
 // in all eight languages. The pages come from the app's route table (apps/web/src/config/routes.ts), so a page
@@ -120,22 +120,25 @@ test.describe('every page passes axe (WCAG 2.2 AA) and reflows at 320 px', () =>
     const tag = ['de', 'hu'].includes(language) ? '' : ' @desktop-languages';
     test(`in ${language}${tag}`, async ({ page }) => {
       const reader = readers[language]!;
-      expect(legalEntityByCountry(reader.country)?.languages).toContain(language);
-      await openLoyalty(page, reader.email, '/status', `${language}-${reader.country}`);
-      await settled(page, language);
-
-      const found: string[] = [];
-      const addresses = pageAddresses(reader.country, language);
-      expect(addresses.length).toBeGreaterThanOrEqual(14);
-      for (const [name, address] of addresses) {
-        await navigateInApp(page, address);
+      // Specs that change a reader's shared state (password, language) hold the same lock.
+      await exclusively(reader.email, async () => {
+        expect(legalEntityByCountry(reader.country)?.languages).toContain(language);
+        await openLoyalty(page, reader.email, '/status', `${language}-${reader.country}`);
         await settled(page, language);
-        if (process.env.AXE_DEBUG)
-          console.log(name, page.url(), await page.locator('h1').first().innerText());
-        for (const violation of await violations(page)) found.push(`${name} (${address}): ${violation}`);
-        if (await scrollsSideways(page)) found.push(`${name} (${address}): scrolls sideways at 320 px`);
-      }
-      expect(found).toEqual([]);
+
+        const found: string[] = [];
+        const addresses = pageAddresses(reader.country, language);
+        expect(addresses.length).toBeGreaterThanOrEqual(14);
+        for (const [name, address] of addresses) {
+          await navigateInApp(page, address);
+          await settled(page, language);
+          if (process.env.AXE_DEBUG)
+            console.log(name, page.url(), await page.locator('h1').first().innerText());
+          for (const violation of await violations(page)) found.push(`${name} (${address}): ${violation}`);
+          if (await scrollsSideways(page)) found.push(`${name} (${address}): scrolls sideways at 320 px`);
+        }
+        expect(found).toEqual([]);
+      });
     });
   }
 });

@@ -10,7 +10,7 @@ test.describe('the application shell', () => {
     const [email, name, language] =
       testInfo.project.name === 'phone'
         ? ['demo.hu@example.com', 'Bence Nagy', 'hu']
-        : ['demo.dk@example.com', 'Freja Jensen', 'da'];
+        : ['demo.nl@example.com', 'Noor de Vries', 'nl'];
     // The customer could not be loaded, yet the shell speaks their language (issue 10 #17): the
     // access token names it.
     const own = texts(language);
