@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium } from '@playwright/test';
 import { waitFor } from './wait-for-url.mjs';
+import { chromiumArgs, chromiumPath } from './chromium.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const port = 19000 + Math.floor(Math.random() * 1000);
@@ -114,17 +115,8 @@ const server = spawn(process.execPath, ['apps/server/dist/server.js'], {
 });
 
 const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-dev-shm-usage',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--no-first-run',
-    '--disable-quic',
-  ],
+  executablePath: chromiumPath,
+  args: chromiumArgs,
 });
 
 try {

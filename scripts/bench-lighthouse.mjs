@@ -12,6 +12,7 @@ import lighthouse from 'lighthouse';
 import puppeteer from 'puppeteer-core';
 import { spawnServer } from './spawn-server.mjs';
 import { waitFor } from './wait-for-url.mjs';
+import { chromiumArgs, chromiumPath } from './chromium.mjs';
 
 const runs = Number(process.env.BENCH_RUNS ?? 3);
 const port = 22000 + Math.floor(Math.random() * 1000);
@@ -20,17 +21,9 @@ const dataDir = mkdtempSync(path.join(tmpdir(), 'roadpass-lighthouse-'));
 const server = spawnServer(port, { DATA_DIR: dataDir });
 
 const browser = await puppeteer.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  executablePath: chromiumPath,
   headless: true,
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--no-first-run',
-    '--disable-quic',
-  ],
+  args: chromiumArgs,
 });
 
 const pages = [

@@ -15,6 +15,7 @@ import path from 'node:path';
 import { chromium } from '@playwright/test';
 import { spawnServer } from './spawn-server.mjs';
 import { waitFor } from './wait-for-url.mjs';
+import { chromiumArgs, chromiumPath } from './chromium.mjs';
 
 const runs = Number(process.env.BENCH_RUNS ?? 5);
 const port = 21000 + Math.floor(Math.random() * 1000);
@@ -24,16 +25,8 @@ const network = { offline: false, latency: 150, downloadThroughput: 200_000, upl
 
 const server = spawnServer(port, { DATA_DIR: dataDir });
 const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--no-first-run',
-    '--disable-quic',
-  ],
+  executablePath: chromiumPath,
+  args: chromiumArgs,
 });
 
 /** The longest chain of requests each starting after the one before it had begun to answer. */

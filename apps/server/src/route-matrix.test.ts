@@ -7,6 +7,11 @@ import {
   LOYALTY_PROCESS_ID,
   type NewsletterLogResponse,
 } from '@roadpass/contracts';
+import {
+  documentedOperations,
+  type DocumentedOperation,
+  type JsonSchema,
+} from './testing/openapi-operations.js';
 import { createTestApp, type TestApp } from './testing/test-app.js';
 import { signIn } from './testing/sign-in.js';
 
@@ -15,24 +20,6 @@ import { signIn } from './testing/sign-in.js';
 // with another customer's token), both generated from the server's OpenAPI document, so that a new
 // endpoint is covered the day it is added.
 
-interface Operation {
-  method: string;
-  path: string;
-  security: unknown;
-  parameters: { name: string; in: string }[];
-  body: JsonSchema | undefined;
-}
-interface JsonSchema {
-  type?: string | string[];
-  examples?: unknown[];
-  /** OpenAPI 3.0's single example (@fastify/swagger turns a schema's `examples` into it). */
-  example?: unknown;
-  properties?: Record<string, JsonSchema>;
-  required?: string[];
-  minProperties?: number;
-  enum?: unknown[];
-  anyOf?: JsonSchema[];
-}
 interface Customer {
   uuid: string;
   legalEntityId: number;
@@ -43,7 +30,7 @@ interface Customer {
 }
 
 let t: TestApp;
-let operations: Operation[];
+let operations: DocumentedOperation[];
 let alice: Customer;
 let bob: Customer;
 
@@ -69,28 +56,7 @@ async function customer(email: string): Promise<Customer> {
 
 beforeAll(async () => {
   t = await createTestApp();
-  const doc = t.app.swagger() as {
-    paths: Record<
-      string,
-      Record<
-        string,
-        {
-          security?: unknown;
-          parameters?: { name: string; in: string }[];
-          requestBody?: { content?: Record<string, { schema?: JsonSchema }> };
-        }
-      >
-    >;
-  };
-  operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
-    Object.entries(methods).map(([method, op]) => ({
-      method: method.toUpperCase(),
-      path,
-      security: op.security,
-      parameters: op.parameters ?? [],
-      body: op.requestBody?.content?.['application/json']?.schema,
-    })),
-  );
+  operations = documentedOperations(t.app);
   // Alice is a royal gold member (partner codes unlocked), Bob another member.
   alice = await customer('demo.de@example.com');
   bob = await customer('demo.dk@example.com');
@@ -150,7 +116,12 @@ function sampleBody(schema: JsonSchema | undefined, owner: Customer): unknown {
   return 'x';
 }
 
-function request(op: Operation, caller: Customer, pathOwner: Customer, csrf: string | null): InjectOptions {
+function request(
+  op: DocumentedOperation,
+  caller: Customer,
+  pathOwner: Customer,
+  csrf: string | null,
+): InjectOptions {
   const url = op.path.replace(/\{(\w+)\}/g, (_, name: string) =>
     encodeURIComponent(paramValue(op.path, name, pathOwner)),
   );
@@ -169,9 +140,9 @@ function request(op: Operation, caller: Customer, pathOwner: Customer, csrf: str
 
 const customerOperations = () =>
   operations.filter((op) => op.security && op.path.startsWith('/api/customer/'));
-const isMutation = (op: Operation) => op.method !== 'GET' && op.method !== 'HEAD';
+const isMutation = (op: DocumentedOperation) => op.method !== 'GET' && op.method !== 'HEAD';
 /** Paths that name a customer's own record: by uuid, or by the id of their newsletter agreement. */
-const isPerCustomer = (op: Operation) =>
+const isPerCustomer = (op: DocumentedOperation) =>
   op.path.includes('{uuid}') || (op.path.includes('/newsletter/') && op.path.includes('{id}'));
 
 /** Everything a customer can read about themselves, to compare before and after an attack. */
@@ -207,7 +178,7 @@ describe('IDOR matrix: another customer’s id in every per-customer path', () =
 });
 
 describe('anti-forgery matrix: every signed-in mutation', () => {
-  const cases: [string, (op: Operation) => string | null][] = [
+  const cases: [string, (op: DocumentedOperation) => string | null][] = [
     ['without the token', () => null],
     ['with a wrong token', () => 'not-the-token'],
     ['with another customer’s token', () => bob.csrf],

@@ -6,6 +6,7 @@ export interface JsonSchema {
   format?: string;
   pattern?: string;
   minLength?: number;
+  minProperties?: number;
   maxLength?: number;
   minimum?: number;
   maximum?: number;

@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import {
+  addressFields,
   apiErrorCodes,
   examplePersonalData,
   apiPaths,
@@ -16,7 +17,7 @@ import { createFakeHttpClient } from '@/testing/fake-http-client';
 import { renderWithProviders } from '@/testing/render';
 import english from '../../../../../../content/translations/en.json';
 import content from '../../../../../../content/account-rules/v1.json';
-import { addressFields, profileRules } from './profile-values';
+import { profileRules } from './profile-values';
 import { ProfilePage } from './profile-page';
 
 // The rules as the server composes them from its content (account-rules-content.ts).

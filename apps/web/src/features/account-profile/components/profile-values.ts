@@ -14,8 +14,7 @@ export type ProfileValues = {
 export type ProfileField = keyof ProfileValues;
 
 // The address fields' rules come from the address country, the others from the customer's legal
-// entity: the list is the contracts' own, shared with the server.
-export { addressFields };
+// entity (the list is the contracts' own, shared with the server).
 
 const isAddressField = (attribute: string) => (addressFields as readonly string[]).includes(attribute);
 
