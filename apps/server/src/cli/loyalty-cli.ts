@@ -3,7 +3,6 @@ import { acquireDataDirLock, DataDirBusyError, type DataDirLock } from '../db/da
 import { openDatabase, type Db } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { loadLoyaltyContent, type LoyaltyContent } from '../modules/content/loyalty-content.js';
-import { createCustomerRepository } from '../modules/customers/customer-repository.js';
 import { createLoyaltyService } from '../modules/loyalty/loyalty-service.js';
 import { systemClock, type Clock } from '../modules/loyalty/loyalty-rules.js';
 import { Refusal, type CliIo } from './cli-arguments.js';
@@ -115,7 +114,7 @@ export async function runLoyaltyCli(
     if (!options.db) opened = await openForCommand(config);
     const db = options.db ?? opened!.db;
     const clock = options.clock ?? systemClock;
-    const service = createLoyaltyService({ db, customers: createCustomerRepository(db), content, clock });
+    const service = createLoyaltyService({ db, content, clock });
     return await commands[command as keyof typeof commands](rest, { db, config, service, clock, io });
   } catch (error) {
     if (error instanceof Refusal) {

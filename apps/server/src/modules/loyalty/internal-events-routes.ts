@@ -14,9 +14,6 @@ import type { LoyaltyService } from './loyalty-service.js';
 /** Room for a full batch of 500 events with long descriptions, whatever the general body limit. */
 const BATCH_BODY_LIMIT_BYTES = 512 * 1024;
 
-/** Lets pending I/O (other requests) run before the next piece of a long job. */
-const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
-
 export interface InternalEventsRoutesOptions {
   service: LoyaltyService;
   /** Accepts only a service client's token with the loyalty events scope. */
@@ -27,8 +24,9 @@ export interface InternalEventsRoutesOptions {
 
 /**
  * POST /api/internal/loyalty/events: points events from the rental system. A batch is checked as a
- * whole first (any broken event: 400 naming it, nothing recorded); then each event is recorded,
- * found to be a duplicate, or refused for a non-member, and the answer says which and why.
+ * whole first (any broken event: 400 naming it, nothing recorded); then, in one transaction and in
+ * batch order, each event is recorded, found to be a duplicate, or refused for a non-member, and the
+ * answer says which and why.
  */
 export const internalEventsRoutes: FastifyPluginAsync<InternalEventsRoutesOptions> = async (
   app,
@@ -64,14 +62,9 @@ export const internalEventsRoutes: FastifyPluginAsync<InternalEventsRoutesOption
       if (violations.length > 0) {
         throw ApiError.badRequest('Some events break the loyalty rules: nothing was recorded', violations);
       }
-      const outcomes: LoyaltyEventOutcome[] = [];
-      for (const event of request.body.events) {
-        outcomes.push(await service.applyEvent(event, clock()));
-        // Embedded PGlite answers inside this thread and its promises chain as microtasks: without a
-        // turn of the event loop between events, a 500-event batch kept every other request (even
-        // /config.json) waiting for seconds. On PostgreSQL the turn costs nothing.
-        await yieldToEventLoop();
-      }
+      // One transaction for the whole batch: answered only once it is committed, so an acknowledged
+      // event is never lost, and resending an unacknowledged batch records each event once.
+      const outcomes = await service.applyEvents(request.body.events, now);
       const count = (status: LoyaltyEventOutcome['status']) =>
         outcomes.filter((o) => o.status === status).length;
       request.log.info(

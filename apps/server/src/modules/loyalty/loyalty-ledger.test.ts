@@ -5,7 +5,6 @@ import { createMigratedTestDatabase, type TestDatabase } from '../../testing/tes
 import { createTestCustomer } from '../../testing/loyalty-members.js';
 import { testConfig } from '../../testing/test-app.js';
 import { loadLoyaltyContent, type LoyaltyContent } from '../content/loyalty-content.js';
-import { createCustomerRepository } from '../customers/customer-repository.js';
 import { addMonths } from './loyalty-rules.js';
 import { createLoyaltyService, type LoyaltyService } from './loyalty-service.js';
 
@@ -17,11 +16,7 @@ beforeAll(async () => {
   database = await createMigratedTestDatabase();
   await seedReferenceData(database.db);
   content = await loadLoyaltyContent(testConfig().contentDir);
-  service = createLoyaltyService({
-    db: database.db,
-    customers: createCustomerRepository(database.db),
-    content,
-  });
+  service = createLoyaltyService({ db: database.db, content });
 });
 afterAll(() => database?.drop());
 

@@ -19,7 +19,7 @@ export const loyaltyModule: FastifyPluginAsync<{
   customers: CustomerRepository;
   content: LoyaltyContent;
 }> = async (app, { config, customers, content }) => {
-  const service = createLoyaltyService({ db: app.db, customers, content });
+  const service = createLoyaltyService({ db: app.db, content });
 
   await app.register(loyaltyRoutes, { db: app.db, customers, service });
 

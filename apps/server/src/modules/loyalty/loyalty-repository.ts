@@ -1,5 +1,10 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
-import type { LoyaltyEventType, LoyaltyHistoryEntry, TierSlug } from '@roadpass/contracts';
+import {
+  LOYALTY_CORE_CONSENT,
+  type LoyaltyEventType,
+  type LoyaltyHistoryEntry,
+  type TierSlug,
+} from '@roadpass/contracts';
 import type { Database } from '../../db/schema.js';
 import type { LoyaltyEventTable } from '../../db/schema-loyalty.js';
 import type { Lot } from './loyalty-rules.js';
@@ -46,14 +51,16 @@ const accountColumns = [
   'updated_at',
 ] as const;
 
-function toAccount(row: {
+interface AccountRow {
   customer_id: string;
   balance: number;
   tier: TierSlug;
   tier_expiration_date: Date | null;
   event_count: number;
   updated_at: Date;
-}): LoyaltyAccount {
+}
+
+function toAccount(row: AccountRow): LoyaltyAccount {
   return {
     customerId: row.customer_id,
     balance: Number(row.balance),
@@ -64,14 +71,30 @@ function toAccount(row: {
   };
 }
 
-const toLedgerRow = <T extends { id: string | number }>(row: T) => ({ ...row, id: String(row.id) });
+/** Customer ids are uuids: anything else names no customer (and must not reach a uuid cast). */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The loyalty SQL, nothing else: no rules here (they are in loyalty-rules.ts) and no transaction
- * handling (the service opens one and hands it in). Large inserts are chunked below PostgreSQL's
- * 65 535 bind parameters.
+ * handling (the service opens one and hands it in). The statements of a batch take all its customers
+ * at once: arrays bound as one parameter each (`= any(…)`, `unnest(…)`), so their text does not grow
+ * with the batch (nor meets PostgreSQL's limit of 65 535 bind parameters).
  */
 export function loyaltyQueries(db: Executor) {
+  const insertRows = (rows: readonly NewLedgerRow[], returning: boolean) => {
+    const column = <K extends keyof NewLedgerRow>(key: K) => rows.map((row) => row[key]);
+    return sql<{ id: string | number; customer_id: string; seq: number }>`
+      insert into loyalty_events (customer_id, seq, source_id, type, points, occurred_at, expires_at,
+        remaining_points, description, tier_after)
+      select * from unnest(
+        ${column('customer_id')}::uuid[], ${column('seq')}::integer[], ${column('source_id')}::varchar[],
+        ${column('type')}::varchar[], ${column('points')}::integer[], ${column('occurred_at')}::timestamptz[],
+        ${column('expires_at')}::timestamptz[], ${column('remaining_points')}::integer[],
+        ${column('description')}::varchar[], ${column('tier_after')}::varchar[]
+      )
+      ${returning ? sql`returning id, customer_id, seq` : sql``}`.execute(db);
+  };
+
   return {
     async findAccount(customerId: string): Promise<LoyaltyAccount | undefined> {
       const row = await db
@@ -97,70 +120,106 @@ export function loyaltyQueries(db: Executor) {
       return toAccount(row);
     },
 
-    /**
-     * The account row, created if missing, locked until the transaction ends: every change to one
-     * customer's ledger goes through this lock, so sequence numbers stay dense and concurrent events
-     * cannot interleave. (An upsert that touches the row takes the lock in the same round trip.)
-     */
-    async lockAccount(customerId: string): Promise<LoyaltyAccount> {
-      const row = await db
-        .insertInto('loyalty_accounts')
-        .values({ customer_id: customerId })
-        .onConflict((oc) =>
-          oc.column('customer_id').doUpdateSet({ customer_id: (eb) => eb.ref('excluded.customer_id') }),
+    /** Of these ids, the customers that exist, each with whether they are loyalty members (core consent). */
+    async memberships(customerIds: readonly string[]): Promise<Map<string, boolean>> {
+      const ids = [...new Set(customerIds.filter((id) => UUID.test(id)).map((id) => id.toLowerCase()))];
+      if (ids.length === 0) return new Map();
+      const rows = await db
+        .selectFrom('customers as c')
+        .leftJoin('customer_consents as cc', (join) =>
+          join.onRef('cc.customer_id', '=', 'c.id').on('cc.slug', '=', LOYALTY_CORE_CONSENT),
         )
-        .returning(accountColumns)
-        .executeTakeFirstOrThrow();
-      return toAccount(row);
-    },
-
-    async saveAccount(account: LoyaltyAccount): Promise<void> {
-      await db
-        .updateTable('loyalty_accounts')
-        .set({
-          balance: account.balance,
-          tier: account.tier,
-          tier_expiration_date: account.tierExpirationDate,
-          event_count: account.eventCount,
-          updated_at: account.updatedAt,
-        })
-        .where('customer_id', '=', account.customerId)
+        .select(['c.id', 'cc.granted'])
+        .where(sql<boolean>`c.id = any(${ids}::uuid[])`)
         .execute();
-    },
-
-    async findBySource(customerId: string, sourceId: string): Promise<LedgerRow | undefined> {
-      const row = await db
-        .selectFrom('loyalty_events')
-        .selectAll()
-        .where('customer_id', '=', customerId)
-        .where('source_id', '=', sourceId)
-        .executeTakeFirst();
-      return row && toLedgerRow(row);
-    },
-
-    async insertEntries(rows: readonly NewLedgerRow[]): Promise<void> {
-      const CHUNK = 2000;
-      for (let i = 0; i < rows.length; i += CHUNK) {
-        await db
-          .insertInto('loyalty_events')
-          .values(rows.slice(i, i + CHUNK))
-          .execute();
-      }
+      return new Map(rows.map((row) => [row.id, row.granted === true]));
     },
 
     /**
-     * Lots with points left, oldest first (the partial index on open lots serves it): all of them for
-     * FIFO, or with `expiredBy` only those whose points have expired by then.
+     * The accounts of these customers, created if missing, locked until the transaction ends: every
+     * change to a customer's ledger goes through this lock, so sequence numbers stay dense and
+     * concurrent batches cannot interleave. Rows are taken in customer id order, the same in every
+     * transaction and instance, so two batches for overlapping customers wait for each other instead
+     * of deadlocking. (An upsert that touches the row takes the lock in the same round trip.) Also
+     * answers the transaction's time, which the database stamps on the entries it records.
      */
-    async openLots(customerId: string, expiredBy?: Date): Promise<(Lot & { description: string })[]> {
-      let query = db
-        .selectFrom('loyalty_events')
-        .select(['id', 'remaining_points', 'expires_at', 'description'])
-        .where('customer_id', '=', customerId)
-        .where('remaining_points', '>', 0);
-      if (expiredBy) query = query.where('expires_at', '<=', expiredBy);
-      const rows = await query.orderBy('expires_at').orderBy('seq').execute();
+    async lockAccounts(
+      customerIds: readonly string[],
+    ): Promise<{ accounts: LoyaltyAccount[]; transactionTime: Date }> {
+      const { rows } = await sql<AccountRow & { transaction_time: Date }>`
+        insert into loyalty_accounts (customer_id)
+        select id from unnest(${[...new Set(customerIds)]}::uuid[]) as k(id) order by id
+        on conflict (customer_id) do update set customer_id = excluded.customer_id
+        returning ${sql.join(accountColumns.map((c) => sql.ref(c)))}, now() as transaction_time`.execute(db);
+      return { accounts: rows.map(toAccount), transactionTime: rows[0]?.transaction_time ?? new Date() };
+    },
+
+    /** The accounts' new state, in one statement. */
+    async saveAccounts(accounts: readonly LoyaltyAccount[]): Promise<void> {
+      if (accounts.length === 0) return;
+      const column = <T>(pick: (a: LoyaltyAccount) => T) => accounts.map(pick);
+      await sql`
+        update loyalty_accounts a set
+          balance = v.balance, tier = v.tier, tier_expiration_date = v.tier_expiration_date,
+          event_count = v.event_count, updated_at = v.updated_at
+        from unnest(
+          ${column((a) => a.customerId)}::uuid[], ${column((a) => a.balance)}::integer[],
+          ${column((a) => a.tier)}::varchar[], ${column((a) => a.tierExpirationDate)}::timestamptz[],
+          ${column((a) => a.eventCount)}::integer[], ${column((a) => a.updatedAt)}::timestamptz[]
+        ) as v(customer_id, balance, tier, tier_expiration_date, event_count, updated_at)
+        where a.customer_id = v.customer_id`.execute(db);
+    },
+
+    /** Entries with these (customer, source id) pairs, found by the unique index on the pair. */
+    async entriesBySource(
+      pairs: readonly { customerId: string; sourceId: string }[],
+    ): Promise<Pick<LedgerRow, 'customer_id' | 'source_id' | 'type' | 'points' | 'recorded_at'>[]> {
+      if (pairs.length === 0) return [];
+      const { rows } = await sql<
+        Pick<LedgerRow, 'customer_id' | 'source_id' | 'type' | 'points' | 'recorded_at'>
+      >`
+        select e.customer_id, e.source_id, e.type, e.points, e.recorded_at
+        from unnest(${pairs.map((p) => p.customerId)}::uuid[], ${pairs.map((p) => p.sourceId)}::varchar[])
+          as k(customer_id, source_id)
+        join loyalty_events e on e.customer_id = k.customer_id and e.source_id = k.source_id`.execute(db);
+      return rows.map((row) => ({ ...row, points: Number(row.points) }));
+    },
+
+    /** Appends entries in one statement (one array per column, however many rows). */
+    async insertEntries(rows: readonly NewLedgerRow[]): Promise<void> {
+      if (rows.length > 0) await insertRows(rows, false);
+    },
+
+    /** Appends entries and answers the id given to each, by `${customer_id}:${seq}`. */
+    async insertEntriesReturningIds(rows: readonly NewLedgerRow[]): Promise<Map<string, string>> {
+      if (rows.length === 0) return new Map();
+      const { rows: inserted } = await insertRows(rows, true);
+      return new Map(inserted.map((row) => [`${row.customer_id}:${row.seq}`, String(row.id)]));
+    },
+
+    /**
+     * Lots with points left, per customer expiring first and then in ledger order (the partial index
+     * on open lots serves both parts): for `dueOnly` customers those expired by `dueBy`, for `all`
+     * customers every one.
+     */
+    async openLots(
+      dueOnly: readonly string[],
+      all: readonly string[],
+      dueBy: Date,
+    ): Promise<(Lot & { customerId: string; description: string })[]> {
+      const lots = (ids: readonly string[]) =>
+        db
+          .selectFrom('loyalty_events')
+          .select(['customer_id', 'id', 'seq', 'remaining_points', 'expires_at', 'description'])
+          .where(sql<boolean>`customer_id = any(${[...ids]}::uuid[])`)
+          .where('remaining_points', '>', 0);
+      const due = dueOnly.length > 0 ? lots(dueOnly).where('expires_at', '<=', dueBy) : undefined;
+      const every = all.length > 0 ? lots(all) : undefined;
+      const query = due && every ? due.unionAll(every) : (due ?? every);
+      if (!query) return [];
+      const rows = await query.orderBy('customer_id').orderBy('expires_at').orderBy('seq').execute();
       return rows.map((r) => ({
+        customerId: r.customer_id,
         id: String(r.id),
         remaining: Number(r.remaining_points),
         expiresAt: r.expires_at!,
@@ -168,32 +227,31 @@ export function loyaltyQueries(db: Executor) {
       }));
     },
 
+    /** New remainders of lots (points used or expired), in one statement. */
     async setRemaining(changes: readonly { id: string; remaining: number }[]): Promise<void> {
-      for (const change of changes) {
-        await db
-          .updateTable('loyalty_events')
-          .set({ remaining_points: change.remaining })
-          .where('id', '=', change.id)
-          .execute();
-      }
+      if (changes.length === 0) return;
+      await sql`
+        update loyalty_events e set remaining_points = v.remaining
+        from unnest(${changes.map((c) => c.id)}::bigint[], ${changes.map((c) => c.remaining)}::integer[])
+          as v(id, remaining)
+        where e.id = v.id`.execute(db);
     },
 
-    /** Sets the lots to 0 points left (they expired). */
-    async emptyLots(ids: readonly string[]): Promise<void> {
-      if (ids.length === 0) return;
-      await db.updateTable('loyalty_events').set({ remaining_points: 0 }).where('id', 'in', ids).execute();
-    },
-
-    /** Points collected since `since` (exclusive): every event but expiry, signed, as the tier counts them. */
-    async collectedSince(customerId: string, since: Date): Promise<number> {
-      const row = await db
+    /**
+     * Points collected since `since` (exclusive) per customer: every event but expiry, signed, as the
+     * tier counts them. Customers without such events are missing from the answer (they have 0).
+     */
+    async collectedSince(customerIds: readonly string[], since: Date): Promise<Map<string, number>> {
+      if (customerIds.length === 0) return new Map();
+      const rows = await db
         .selectFrom('loyalty_events')
-        .select(sql<string | number | null>`sum(points)`.as('total'))
-        .where('customer_id', '=', customerId)
+        .select(['customer_id', sql<string | number | null>`sum(points)`.as('total')])
+        .where(sql<boolean>`customer_id = any(${[...customerIds]}::uuid[])`)
         .where('occurred_at', '>', since)
         .where('type', '<>', 'expiry')
-        .executeTakeFirst();
-      return Number(row?.total ?? 0);
+        .groupBy('customer_id')
+        .execute();
+      return new Map(rows.map((row) => [row.customer_id, Number(row.total ?? 0)]));
     },
 
     /**

@@ -19,7 +19,7 @@ import {
   type TestCustomerOptions,
 } from '../../testing/loyalty-members.js';
 import { loadLoyaltyContent } from '../content/loyalty-content.js';
-import { createCustomerRepository, type Customer } from '../customers/customer-repository.js';
+import type { Customer } from '../customers/customer-repository.js';
 import { createLoyaltyService, type LoyaltyService } from './loyalty-service.js';
 import { PARTNER_CODE_PATTERN } from './partner-code.js';
 
@@ -30,7 +30,7 @@ let rewards: TierReward[];
 beforeAll(async () => {
   t = await createTestApp();
   const content = await loadLoyaltyContent(t.config.contentDir);
-  service = createLoyaltyService({ db: t.db, customers: createCustomerRepository(t.db), content });
+  service = createLoyaltyService({ db: t.db, content });
   rewards = content.tiers('en', 'DE').flatMap((tier) => tier.rewards);
 });
 afterAll(() => t?.close());
