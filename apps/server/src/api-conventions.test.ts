@@ -193,20 +193,38 @@ describe('malformed requests get a 4xx JSON error naming the field and rule, and
 });
 
 describe('security headers', () => {
-  it.each([
-    '/config.json',
-    apiPaths.loginStatus,
-    '/auth/realms/customer/.well-known/openid-configuration',
-    '/nowhere',
-  ])('are on %s', async (url) => {
-    const res = await t.app.inject({ url });
-    const csp = res.headers['content-security-policy'] as string;
-    expect(csp).toContain("script-src 'self'");
-    expect(csp).not.toContain('unsafe-inline');
-    expect(csp).toContain("frame-ancestors 'self'");
-    expect(res.headers['x-content-type-options']).toBe('nosniff');
-    expect(res.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
-  });
+  it.each(['/config.json', '/auth/realms/customer/.well-known/openid-configuration', '/nowhere'])(
+    "are a page's on %s",
+    async (url) => {
+      const res = await t.app.inject({ url });
+      const csp = res.headers['content-security-policy'] as string;
+      expect(csp).toContain("script-src 'self'");
+      expect(csp).not.toContain('unsafe-inline');
+      expect(csp).toContain("frame-ancestors 'self'");
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+    },
+  );
+
+  it.each([apiPaths.loginStatus, '/api/nowhere'])(
+    "are an API's on %s, without the page headers",
+    async (url) => {
+      const res = await t.app.inject({ url });
+      expect(res.headers['content-security-policy']).toBe("default-src 'none';frame-ancestors 'none'");
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['x-frame-options']).toBe('DENY');
+      expect(res.headers['referrer-policy']).toBe('no-referrer');
+      expect(res.headers['cross-origin-resource-policy']).toBe('same-origin');
+      for (const pageOnly of [
+        'cross-origin-opener-policy',
+        'origin-agent-cluster',
+        'x-dns-prefetch-control',
+        'x-xss-protection',
+      ]) {
+        expect(res.headers[pageOnly]).toBeUndefined();
+      }
+    },
+  );
 });
 
 describe('runtime configuration', () => {

@@ -1,11 +1,22 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import fp from 'fastify-plugin';
-import helmet from '@fastify/helmet';
+import helmet, { type HelmetOptions } from 'helmet';
 import type { AppConfig } from '../config.js';
+
+type HeaderSetter = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;
 
 /**
  * Security headers on every response, including the identity provider's pages: a strict CSP with no
- * inline scripts, nosniff, frame-ancestors, referrer policy. Registered first so its onRequest hook
- * sets the headers on the raw response before any handler (or the mounted OIDC provider) writes.
+ * inline scripts, nosniff, frame-ancestors, referrer policy. Set in an onRequest hook on the raw
+ * response, before any handler (or the mounted OIDC provider) writes.
+ *
+ * Two sets, each built once at start (helmet precomputes its header values; @fastify/helmet built a
+ * new helmet middleware for every request, about 2 % of an API call's CPU):
+ * - documents (pages, scripts, /config.json, the identity provider): helmet's defaults with our CSP;
+ * - JSON under /api: what the OWASP REST security cheat sheet asks of an API (a CSP that allows
+ *   nothing, no framing, nosniff, no referrer, same-origin resource policy, HSTS on https) instead
+ *   of the page headers that mean nothing to a JSON answer: about 250 bytes instead of 780 per
+ *   response.
  */
 export default fp<{ config: AppConfig }>(
   async (app, { config }) => {
@@ -15,8 +26,12 @@ export default fp<{ config: AppConfig }>(
     // analytics consent (the CSP cannot know consent: the consent manager is the gate).
     const tagManagerOrigin = new URL(config.tagManagerUrl).origin;
     const scripts = config.tagManagerId && tagManagerOrigin !== config.publicUrl ? [tagManagerOrigin] : [];
-    await app.register(helmet, {
-      global: true,
+    const https = config.publicUrl.startsWith('https:');
+    const strictTransportSecurity: HelmetOptions['strictTransportSecurity'] = https
+      ? { maxAge: 31_536_000 }
+      : false;
+
+    const documentHeaders: HeaderSetter = helmet({
       contentSecurityPolicy: {
         useDefaults: false,
         directives: {
@@ -30,12 +45,35 @@ export default fp<{ config: AppConfig }>(
           frameAncestors: ["'self'"],
           baseUri: ["'self'"],
           objectSrc: ["'none'"],
-          ...(config.publicUrl.startsWith('https:') ? { upgradeInsecureRequests: [] } : {}),
+          ...(https ? { upgradeInsecureRequests: [] } : {}),
         },
       },
       referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
-      strictTransportSecurity: config.publicUrl.startsWith('https:') ? { maxAge: 31_536_000 } : false,
+      strictTransportSecurity,
       crossOriginEmbedderPolicy: false,
+    });
+
+    const apiHeaders: HeaderSetter = helmet({
+      contentSecurityPolicy: {
+        useDefaults: false,
+        directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] },
+      },
+      xFrameOptions: { action: 'deny' },
+      referrerPolicy: { policy: 'no-referrer' },
+      crossOriginResourcePolicy: { policy: 'same-origin' },
+      strictTransportSecurity,
+      crossOriginEmbedderPolicy: false,
+      crossOriginOpenerPolicy: false,
+      originAgentCluster: false,
+      xDnsPrefetchControl: false,
+      xDownloadOptions: false,
+      xPermittedCrossDomainPolicies: false,
+      xXssProtection: false,
+    });
+
+    app.addHook('onRequest', (request, reply, done) => {
+      const headers = request.url.startsWith('/api/') ? apiHeaders : documentHeaders;
+      headers(request.raw, reply.raw, (error) => done(error as Error | undefined));
     });
   },
   { name: 'security-headers' },
