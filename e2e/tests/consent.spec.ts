@@ -193,6 +193,123 @@ test('with error-reporting consent, "Report a Bug" sends a feedback envelope thr
   expect(csp).toEqual([]);
 });
 
+/** A real 1×1 PNG, as small as a picture gets. */
+const tinyPng = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+test('"Report a Bug" with a screenshot: sent as an attachment of the feedback envelope, kept at the server', async ({
+  page,
+}) => {
+  const csp: string[] = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) csp.push(message.text());
+  });
+  await openDemo(page);
+  await page.getByRole('button', { name: en['consent-accept-all'] }).click();
+  await reportBug(page).click();
+  const dialog = page.getByRole('dialog', { name: en['feedback-report-bug'] });
+  const message = `e2e screenshot ${Date.now()}`;
+  await dialog.getByRole('textbox', { name: new RegExp(en['feedback-message-label']!) }).fill(message);
+  await dialog.getByLabel(en['feedback-screenshot-label']!).setInputFiles({
+    name: 'bug.png',
+    mimeType: 'image/png',
+    buffer: tinyPng,
+  });
+  // The preview (a data: picture the CSP allows), the name and a way to remove it.
+  await expect(dialog.getByText(`bug.png (${tinyPng.length} byte`)).toBeVisible();
+  await expect
+    .poll(() => dialog.locator('img').evaluate((img: HTMLImageElement) => img.naturalWidth))
+    .toBe(1);
+  await expect(dialog.getByRole('button', { name: en['feedback-screenshot-remove'] })).toBeVisible();
+
+  const sent = page.waitForRequest(
+    (request) =>
+      new URL(request.url()).pathname === apiPaths.errorReportEnvelope &&
+      (request.postDataBuffer()?.includes('"type":"attachment"') ?? false),
+  );
+  await dialog.getByRole('button', { name: en['feedback-submit'] }).click();
+  const envelope = await sent;
+  expect((await envelope.response())?.status()).toBe(200);
+  // The picture's bytes are the envelope's last item, exactly as chosen.
+  expect(envelope.postDataBuffer()!.subarray(-tinyPng.length).equals(tinyPng)).toBe(true);
+  await expect(page.getByRole('button', { name: en['feedback-success'] })).toBeVisible();
+
+  // At the server: listed with its type and size beside the feedback, and served as sent.
+  const devPage = await (await page.request.get(appPaths.devErrorReports)).text();
+  const report = devPage.split('<li><article').find((article) => article.includes(message));
+  const listed = /<a href="([^"]+)">bug\.png<\/a> · image\/png · (\d+) bytes/.exec(report ?? '');
+  expect(listed?.[2]).toBe(String(tinyPng.length));
+  const served = await page.request.get(listed![1]!);
+  expect(served.headers()['content-type']).toBe('image/png');
+  expect((await served.body()).equals(tinyPng)).toBe(true);
+  expect(csp).toEqual([]);
+});
+
+test('"Report a Bug" with a phone-sized screenshot: drawn smaller as JPEG to fit, then sent', async ({
+  page,
+}) => {
+  await openDemo(page);
+  await page.getByRole('button', { name: en['consent-accept-all'] }).click();
+  // A screenshot as a phone saves it: 1 170 × 2 532 PNG, bars, text and a photo, far over the limit.
+  const png = Buffer.from(
+    await page.evaluate(() => {
+      const canvas = document.createElement('canvas');
+      canvas.width = 1170;
+      canvas.height = 2532;
+      const context = canvas.getContext('2d')!;
+      context.fillStyle = '#f4f4f8';
+      context.fillRect(0, 0, canvas.width, canvas.height);
+      for (let y = 0; y < 1200; y += 60) {
+        context.fillStyle = `hsl(${y % 360} 60% 40%)`;
+        context.font = '40px sans-serif';
+        context.fillText(`Line ${y / 60}: 4 500 points, tier Gold, next reward in 3 rentals`, 40, 200 + y);
+      }
+      const photo = context.createImageData(1170, 1000);
+      for (let i = 0; i < photo.data.length; i += 4) {
+        const x = (i / 4) % 1170;
+        const y = Math.floor(i / 4 / 1170);
+        photo.data[i] = (x + Math.random() * 40) % 256;
+        photo.data[i + 1] = (y + Math.random() * 40) % 256;
+        photo.data[i + 2] = ((x ^ y) + Math.random() * 40) % 256;
+        photo.data[i + 3] = 255;
+      }
+      context.putImageData(photo, 0, 1450);
+      return canvas.toDataURL('image/png').split(',')[1]!;
+    }),
+    'base64',
+  );
+  expect(png.length).toBeGreaterThan(1_000_000);
+
+  await reportBug(page).click();
+  const dialog = page.getByRole('dialog', { name: en['feedback-report-bug'] });
+  await dialog.getByRole('textbox', { name: new RegExp(en['feedback-message-label']!) }).fill('Big picture');
+  await dialog.getByLabel(en['feedback-screenshot-label']!).setInputFiles({
+    name: 'Screenshot 2026-11-26.png',
+    mimeType: 'image/png',
+    buffer: png,
+  });
+  // Shown as what will be sent: a JPEG under the limit, no error.
+  await expect(dialog.getByText(/^Screenshot 2026-11-26\.jpg \(\d+ kB\)$/)).toBeVisible();
+  await expect(dialog.getByRole('alert')).toBeEmpty();
+
+  const sent = page.waitForRequest(
+    (request) =>
+      new URL(request.url()).pathname === apiPaths.errorReportEnvelope &&
+      (request.postDataBuffer()?.includes('"type":"attachment"') ?? false),
+  );
+  await dialog.getByRole('button', { name: en['feedback-submit'] }).click();
+  const envelope = await sent;
+  expect((await envelope.response())?.status()).toBe(200);
+  const body = envelope.postDataBuffer()!;
+  expect(body.includes('"content_type":"image/jpeg"')).toBe(true);
+  expect(body.includes('"filename":"Screenshot 2026-11-26.jpg"')).toBe(true);
+  // The whole envelope fits the tunnel's 200 kB.
+  expect(body.length).toBeLessThan(200_000);
+  await expect(page.getByRole('button', { name: en['feedback-success'] })).toBeVisible();
+});
+
 test('"Report a Bug" closes with Escape and gives the focus back', async ({ page }) => {
   await openDemo(page);
   await page.getByRole('button', { name: en['consent-accept-all'] }).click();

@@ -1,5 +1,5 @@
 import { expect, test, type FrameLocator, type Page } from '@playwright/test';
-import { appPaths } from '@roadpass/contracts';
+import { apiPaths, appPaths } from '@roadpass/contracts';
 import { LOYALTY_BASE, loyaltyTexts, signInOnLoginPage, texts } from './support.js';
 
 // The webview host page (apps/server/dev-assets/webview-host) plays the native app around the app in
@@ -207,3 +207,68 @@ for (const platform of ['ios', 'android'] as const) {
     });
   });
 }
+
+// The host's consent choice (docs/native-bridge.md, "Consent from the host"), passed by the host page
+// as the native apps pass it: the consent and tracking_opt_out query parameters of the start address.
+test.describe('consent passed by the host', () => {
+  // No consent cookie: only the host's choice can keep the banner away.
+  test.use({ storageState: { cookies: [], origins: [] } });
+  const en = texts('en');
+
+  /** Requests of the app in the frame to the tag manager, the SDK chunk and the error report tunnel. */
+  function watchThirdParties(page: Page) {
+    const seen = { tagManager: [] as string[], sdkChunk: [] as string[], tunnel: [] as string[] };
+    page.on('request', (request) => {
+      const { pathname } = new URL(request.url());
+      if (pathname === appPaths.devTagManagerScript) seen.tagManager.push(pathname);
+      if (/error-reporting-sdk[^/]*\.js$/.test(pathname)) seen.sdkChunk.push(pathname);
+      if (pathname === apiPaths.errorReportEnvelope) seen.tunnel.push(pathname);
+    });
+    return seen;
+  }
+
+  /** Opens the public demo page in the frame, as the iOS app would, with the host's consent choice. */
+  async function openWithConsent(page: Page, choice: RegExp, optOut = false) {
+    await page.goto(appPaths.devWebviewHost);
+    await page.getByRole('radio', { name: choice }).check();
+    await page.getByLabel('Tracking opt-out').setChecked(optOut);
+    await page.getByLabel('Path').fill(`${LOYALTY_BASE}/demo`);
+    await page.getByRole('button', { name: 'Open', exact: true }).click();
+    const app = page.frameLocator('#app-frame');
+    await expect(app.getByRole('heading', { level: 1 })).toBeVisible();
+    // The consent manager has run once its footer entry shows (it loads when the app is idle).
+    await expect(app.getByRole('button', { name: en['consent-privacy-settings'] })).toBeVisible();
+    return app;
+  }
+
+  const banner = (app: FrameLocator) => app.getByRole('region', { name: en['consent-banner-title'] });
+  const reportBug = (app: FrameLocator) => app.getByRole('button', { name: en['feedback-report-bug'] });
+
+  test('deny all: no banner, no tag manager, no SDK chunk, nothing to the tunnel', async ({ page }) => {
+    const seen = watchThirdParties(page);
+    const app = await openWithConsent(page, /^Deny all/);
+    await page.waitForTimeout(1500);
+    await expect(banner(app)).toHaveCount(0);
+    await expect(reportBug(app)).toHaveCount(0);
+    expect(seen).toEqual({ tagManager: [], sdkChunk: [], tunnel: [] });
+  });
+
+  test('error reporting granted: the SDK chunk loads and "Report a Bug" is there, no tag manager', async ({
+    page,
+  }) => {
+    const seen = watchThirdParties(page);
+    const app = await openWithConsent(page, /^Error reporting only/);
+    await expect(reportBug(app)).toBeVisible();
+    expect(seen.sdkChunk).toHaveLength(1);
+    expect(seen.tagManager).toEqual([]);
+    await expect(banner(app)).toHaveCount(0);
+  });
+
+  test('tracking_opt_out=true wins over accept all: neither loads', async ({ page }) => {
+    const seen = watchThirdParties(page);
+    const app = await openWithConsent(page, /^Accept all/, true);
+    await page.waitForTimeout(1500);
+    await expect(reportBug(app)).toHaveCount(0);
+    expect(seen).toEqual({ tagManager: [], sdkChunk: [], tunnel: [] });
+  });
+});

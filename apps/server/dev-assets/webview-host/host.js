@@ -220,6 +220,10 @@ function openApp() {
   }
   const url = new URL($('app-path').value || settings.appPath, location.origin);
   url.searchParams.set('is_webview', 'true');
+  // The customer's choice from the app's own consent screen, as a native app passes it (empty: ask).
+  const consent = document.querySelector('input[name="consent"]:checked').value;
+  if (consent) url.searchParams.set('consent', consent);
+  if ($('tracking-opt-out').checked) url.searchParams.set('tracking_opt_out', 'true');
   log('host', 'open', url.pathname + url.search);
   frame.src = url.pathname + url.search;
   const tokens = readTokens();

@@ -1,4 +1,6 @@
+import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database.js';
+import type { ErrorReportTable } from '../../db/schema.js';
 
 export interface StoredErrorReport {
   id: string;
@@ -35,16 +37,26 @@ export async function setForwardStatus(db: Db, id: string, status: string): Prom
     .execute();
 }
 
+type ErrorReportRow = Selectable<ErrorReportTable>;
+
+const toStored = (r: ErrorReportRow): StoredErrorReport => ({
+  id: String(r.id),
+  receivedAt: r.received_at,
+  eventId: r.event_id,
+  itemTypes: r.item_types,
+  envelope: r.envelope,
+  sizeBytes: r.size_bytes,
+  forwardStatus: r.forward_status,
+});
+
 /** The newest reports first. */
 export async function latestErrorReports(db: Db, limit: number): Promise<StoredErrorReport[]> {
   const rows = await db.selectFrom('error_reports').selectAll().orderBy('id', 'desc').limit(limit).execute();
-  return rows.map((r) => ({
-    id: String(r.id),
-    receivedAt: r.received_at,
-    eventId: r.event_id,
-    itemTypes: r.item_types,
-    envelope: r.envelope,
-    sizeBytes: r.size_bytes,
-    forwardStatus: r.forward_status,
-  }));
+  return rows.map(toStored);
+}
+
+/** One report by its id, or undefined. */
+export async function errorReportById(db: Db, id: string): Promise<StoredErrorReport | undefined> {
+  const row = await db.selectFrom('error_reports').selectAll().where('id', '=', id).executeTakeFirst();
+  return row && toStored(row);
 }

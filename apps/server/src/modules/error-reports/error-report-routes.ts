@@ -5,11 +5,20 @@ import { ApiErrorBody, apiPaths, appPaths, ErrorReportReceipt } from '@roadpass/
 import type { AppConfig } from '../../config.js';
 import { ApiError } from '../../lib/api-error.js';
 import { checkAddressRateLimit } from '../../plugins/rate-limits.js';
-import { readEnvelope, withHeader } from './envelope.js';
-import { latestErrorReports, setForwardStatus, storeErrorReport } from './error-report-repository.js';
-import { errorReportsPage } from './error-reports-page.js';
+import { readEnvelope, storableEnvelope, storedAttachments, withHeader } from './envelope.js';
+import {
+  errorReportById,
+  latestErrorReports,
+  setForwardStatus,
+  storeErrorReport,
+} from './error-report-repository.js';
+import { devAttachmentPath, errorReportsPage, PREVIEWED_IMAGE_TYPES } from './error-reports-page.js';
 
-/** The largest envelope the tunnel takes: an error event with breadcrumbs is a few kB, feedback less. */
+/**
+ * The largest envelope the tunnel takes: an error event with breadcrumbs is a few kB, feedback less;
+ * a feedback screenshot takes the rest (the web app allows 150 kB for it, features/feedback).
+ * Over it: 413 in the API's error shape, nothing stored.
+ */
 export const ERROR_REPORT_MAX_BYTES = 200 * 1024;
 const FORWARD_TIMEOUT_MS = 5000;
 
@@ -106,7 +115,8 @@ export const errorReportRoutes: FastifyPluginAsync<{ config: AppConfig }> = asyn
       const id = await storeErrorReport(app.db, {
         eventId: summary.eventId,
         itemTypes: summary.itemTypes,
-        envelope: body.toString('utf8'),
+        // A binary payload (a screenshot) is kept as base64 in the text column; forwarded as received.
+        envelope: storableEnvelope(body, summary),
         sizeBytes: body.length,
       });
       void forward(id, body, summary.header);
@@ -123,6 +133,26 @@ export const errorReportRoutes: FastifyPluginAsync<{ config: AppConfig }> = asyn
         .type('text/html; charset=utf-8')
         .send(errorReportsPage(reports));
     });
+    // One attachment of a stored report (a feedback screenshot), its bytes as received.
+    app.get<{ Params: { id: string; index: string } }>(
+      devAttachmentPath(':id', ':index'),
+      { schema: { hide: true } },
+      async (request, reply) => {
+        const { id, index } = request.params;
+        const report = /^\d{1,18}$/.test(id) ? await errorReportById(app.db, id) : undefined;
+        const attachment =
+          report && /^\d{1,4}$/.test(index) ? storedAttachments(report.envelope)[Number(index)] : undefined;
+        if (!attachment) throw ApiError.notFound('No such attachment');
+        // Only the picture types are sent as themselves; anything else is a download, never rendered.
+        const image = PREVIEWED_IMAGE_TYPES.has(attachment.contentType);
+        const filename = attachment.filename.replace(/[^\w.-]/g, '_');
+        return reply
+          .header('cache-control', 'no-store')
+          .header('content-disposition', `${image ? 'inline' : 'attachment'}; filename="${filename}"`)
+          .type(image ? attachment.contentType : 'application/octet-stream')
+          .send(attachment.data);
+      },
+    );
     // A stand-in for the tag manager's gtm.js, so the consent-gated load is real and visible in tests.
     app.get(appPaths.devTagManagerScript, { schema: { hide: true } }, async (_request, reply) =>
       reply

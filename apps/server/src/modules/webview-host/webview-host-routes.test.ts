@@ -28,6 +28,11 @@ describe('the webview host page (outside production)', () => {
     expect(script.statusCode).toBe(200);
     expect(script.headers['content-type']).toMatch(/^text\/javascript/);
     expect(script.body).toContain('answerAuthTokenRefresh');
+    // The customer's consent choice, passed in the start address as a native app passes it.
+    for (const value of ['', 'none', 'analytics,error-reporting', 'analytics', 'error-reporting'])
+      expect(page.body).toContain(`<input type="radio" name="consent" value="${value}"`);
+    expect(page.body).toContain('<input type="checkbox" id="tracking-opt-out">');
+    expect(script.body).toContain("url.searchParams.set('consent', consent)");
     const css = await t.app.inject({ method: 'GET', url: `${appPaths.devWebviewHost}/host.css` });
     expect(css.statusCode).toBe(200);
     expect(css.headers['content-type']).toMatch(/^text\/css/);

@@ -48,6 +48,14 @@ export const webviewHostRoutes: FastifyPluginAsync<{ config: AppConfig }> = asyn
 <label><input type="radio" name="platform" value="ios" checked> iOS (webkit.messageHandlers)</label>
 <label><input type="radio" name="platform" value="android"> Android (RoadpassAndroid)</label>
 </fieldset>
+<fieldset><legend>Consent the app passes (docs/native-bridge.md)</legend>
+<label><input type="radio" name="consent" value="" checked> Ask: no consent parameter (the web app shows its banner)</label>
+<label><input type="radio" name="consent" value="none"> Deny all (consent=none)</label>
+<label><input type="radio" name="consent" value="analytics,error-reporting"> Accept all (consent=analytics,error-reporting)</label>
+<label><input type="radio" name="consent" value="analytics"> Analytics only (consent=analytics)</label>
+<label><input type="radio" name="consent" value="error-reporting"> Error reporting only (consent=error-reporting)</label>
+<label><input type="checkbox" id="tracking-opt-out"> Tracking opt-out (tracking_opt_out=true)</label>
+</fieldset>
 <fieldset><legend>Open the app</legend>
 <label for="app-path">Path</label> <input id="app-path" size="32">
 <label><input type="checkbox" id="invalid-first"> Start with an invalid token (the first call answers 401)</label>

@@ -1,10 +1,14 @@
 import { lazy, Suspense, useContext, useEffect, useState, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n/use-translation';
 import { ServicesContext } from '@/app/services';
 import { useAppStore } from '@/lib/state/app-store';
 
 // The consent manager and everything it loads are chunks of their own: the first load pays only this gate.
 const ConsentManager = lazy(() => import('./consent-manager'));
+
+// The query of the address the app started on, where a webview host puts its consent choice
+// (docs/native-bridge.md): read now, before a redirect inside the app replaces the address.
+const startSearch = window.location.search;
 
 const whenIdle = (run: () => void): (() => void) => {
   if (typeof window.requestIdleCallback === 'function') {
@@ -42,7 +46,12 @@ export function ConsentGate({ footerItems }: { footerItems?: ReactNode }) {
         {footerItems}
       </footer>
       <Suspense fallback={null}>
-        <ConsentManager config={services.config} http={services.http} settingsRequest={settingsRequest} />
+        <ConsentManager
+          config={services.config}
+          http={services.http}
+          settingsRequest={settingsRequest}
+          startSearch={startSearch}
+        />
       </Suspense>
     </>
   );

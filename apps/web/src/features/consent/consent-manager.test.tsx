@@ -96,4 +96,34 @@ describe('consent manager: error reporting and "Report a Bug"', () => {
     expect(sdk.createFeedbackSender).not.toHaveBeenCalled();
     expect(useAppStore.getState().errorReportingAllowed).toBe(false);
   });
+
+  it("follows a webview host's choice from the start address, even after a redirect replaced it", async () => {
+    // The address now has no query (the entry route redirected); the app started with the host's choice.
+    expect(window.location.search).toBe('');
+    const view = renderWithProviders(
+      <ConsentManager
+        config={config}
+        http={createFakeHttpClient()}
+        settingsRequest={0}
+        startSearch="?is_webview=true&consent=error-reporting"
+      />,
+    );
+    await vi.waitFor(() => expect(useAppStore.getState().errorReportingAllowed).toBe(true));
+    expect(screen.queryByRole('region')).toBeNull();
+    view.unmount();
+    resetAppStore();
+    vi.clearAllMocks();
+
+    renderWithProviders(
+      <ConsentManager
+        config={config}
+        http={createFakeHttpClient()}
+        settingsRequest={0}
+        startSearch="?consent=none"
+      />,
+    );
+    await act(async () => undefined);
+    expect(screen.queryByRole('region')).toBeNull();
+    expect(sdk.startErrorReporting).not.toHaveBeenCalled();
+  });
 });

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n/use-translation';
 import type { RuntimeConfig } from '@roadpass/contracts';
 import { serverErrorHelper, type HttpClient } from '@/lib/http';
 import { setFeedbackSender } from '@/lib/errors/feedback-sender';
@@ -24,11 +24,13 @@ interface Props {
   http: HttpClient;
   /** Grows each time the customer asks for the privacy settings again. */
   settingsRequest: number;
+  /** The query of the address the app started on (a redirect may have replaced it since). */
+  startSearch?: string;
 }
 
 /** The stored choice: the webview host's (consent query parameter) first, then the cookie. */
-const storedChoice = (): ConsentChoice | null =>
-  consentFromQuery(window.location.search) ?? readConsentCookie(document.cookie);
+const storedChoice = (startSearch: string): ConsentChoice | null =>
+  consentFromQuery(startSearch) ?? readConsentCookie(document.cookie);
 
 /**
  * The consent manager (spec §4): a banner until the customer chooses (accept all, deny all, or
@@ -36,11 +38,16 @@ const storedChoice = (): ConsentChoice | null =>
  * are read again: the tag manager loads with analytics consent, the error reporting SDK with
  * error-reporting consent; analytics withdrawn reloads the page. Tracking opt-out counts as no consent.
  */
-export default function ConsentManager({ config, http, settingsRequest }: Props) {
+export default function ConsentManager({
+  config,
+  http,
+  settingsRequest,
+  startSearch = window.location.search,
+}: Props) {
   const { t } = useTranslation();
   const trackingOptOut = useAppStore((s) => s.trackingOptOut);
   const setErrorReportingAllowed = useAppStore((s) => s.setErrorReportingAllowed);
-  const [choice, setChoice] = useState<ConsentChoice | null>(storedChoice);
+  const [choice, setChoice] = useState<ConsentChoice | null>(() => storedChoice(startSearch));
   const [open, setOpen] = useState(choice === null);
   const [customizing, setCustomizing] = useState(false);
   const [draft, setDraft] = useState<ConsentChoice>(choice ?? noConsent);

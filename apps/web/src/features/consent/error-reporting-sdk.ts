@@ -44,16 +44,20 @@ export function startErrorReporting(
 /**
  * "Report a Bug" through the running SDK: a `feedback` envelope item to the same tunnel, resolved once
  * the tunnel answered 2xx. The SDK's own `sendFeedback` does the same but pulls in its 12 kB widget
- * module; `captureFeedback` is the part we need. Feedback events skip `beforeSend`, so consent is
- * asked here, before each send (spec §8).
+ * module; `captureFeedback` is the part we need. A screenshot goes in the same envelope as an
+ * `attachment` item (as Sentry's own widget sends one). Feedback events skip `beforeSend`, so consent
+ * is asked here, before each send (spec §8).
  */
 export function createFeedbackSender(allowed: () => boolean): FeedbackSender {
-  return ({ message, name, email }) => {
+  return ({ message, name, email, attachment }) => {
     // Spec §5: an empty message is refused with the widget's own words.
     if (!message) return Promise.reject(new Error('Unable to submit feedback with empty message'));
     const client = getClient();
     if (!client || !allowed()) return Promise.reject(new Error('Error reporting is off'));
-    const eventId = captureFeedback({ message, name, email, url: window.location.href, source: 'widget' });
+    const eventId = captureFeedback(
+      { message, name, email, url: window.location.href, source: 'widget' },
+      attachment ? { attachments: [attachment] } : {},
+    );
     return new Promise<string>((resolve, reject) => {
       const timeout = window.setTimeout(() => {
         stop();

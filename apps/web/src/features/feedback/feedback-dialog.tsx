@@ -1,16 +1,20 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n/use-translation';
 import { describeField } from '@/components/form';
-import { sendFeedback } from '@/lib/errors/feedback-sender';
+import { sendFeedback, type FeedbackAttachment } from '@/lib/errors/feedback-sender';
+import { useAppStore } from '@/lib/state/app-store';
 import {
-  emptyFeedback,
   feedbackFields,
   feedbackReport,
+  formatFileSize,
   missingFields,
+  prefilledFeedback,
+  SCREENSHOT_MAX_BYTES,
   type FeedbackField,
   type FeedbackSettings,
   type FeedbackValues,
 } from './feedback-rules';
+import { ScreenshotField, type Screenshot } from './screenshot-field';
 
 interface Props {
   open: boolean;
@@ -20,25 +24,40 @@ interface Props {
 }
 
 type Control = HTMLInputElement | HTMLTextAreaElement;
+type Part = FeedbackField | 'screenshot';
 
-/** A problem of the whole form (spec §5/§8 texts) and the fields it is about. */
+/** A problem of the whole form (spec §5/§8 texts) and the parts it is about. */
 interface Problem {
   text: string;
-  fields: FeedbackField[];
+  fields: Part[];
 }
+
+/** The screenshot's bytes as the SDK attaches them. */
+const attachmentOf = async ({ file }: Screenshot): Promise<FeedbackAttachment> => ({
+  filename: file.name,
+  data: new Uint8Array(await file.arrayBuffer()),
+  contentType: file.type,
+});
 
 /**
  * The "Report a Bug" form in a modal native <dialog> (focus trap, Escape, inert page). The rules are
  * the spec's: message required, name and e-mail as configured, values trimmed; one message names the
- * missing fields. Typed text stays when the dialog is closed without sending.
+ * missing fields. A signed-in customer's name and e-mail are filled in, to keep or change; an optional
+ * screenshot goes with the report. Typed text stays when the dialog is closed without sending.
  */
 export function FeedbackDialog({ open, settings, onClose, onSent }: Props) {
   const { t } = useTranslation();
   const id = useId();
   const dialog = useRef<HTMLDialogElement>(null);
-  const controls = useRef<Partial<Record<FeedbackField | 'submit', HTMLElement | null>>>({});
-  const focusAfterRender = useRef<FeedbackField | 'submit' | null>(null);
-  const [values, setValues] = useState<FeedbackValues>(emptyFeedback);
+  const controls = useRef<Partial<Record<Part | 'submit', HTMLElement | null>>>({});
+  const focusAfterRender = useRef<Part | 'submit' | null>(null);
+  const user = useAppStore((s) => s.user);
+  const language = useAppStore((s) => s.activeLanguage);
+  // What the customer changed; the rest is what the app knows of them (nothing for a visitor), so a
+  // name saved on the profile page meanwhile shows here too.
+  const [edited, setEdited] = useState<Partial<FeedbackValues>>({});
+  const values: FeedbackValues = { ...prefilledFeedback(user, settings), ...edited };
+  const [screenshot, setScreenshot] = useState<Screenshot | null>(null);
   const [problem, setProblem] = useState<Problem | null>(null);
   const [submitting, setSubmitting] = useState(false);
   const fields = feedbackFields(settings);
@@ -67,9 +86,25 @@ export function FeedbackDialog({ open, settings, onClose, onSent }: Props) {
     message: t('feedback-message-label', 'Description'),
   };
 
-  const fail = (next: Problem, focus: FeedbackField | 'submit') => {
+  const fail = (next: Problem, focus: Part | 'submit' | null) => {
     setProblem(next);
     focusAfterRender.current = focus;
+  };
+
+  const screenshotText = (chosen: Screenshot) =>
+    chosen.problem === 'size'
+      ? t('feedback-screenshot-too-large', {
+          defaultValue:
+            'The screenshot could not be made smaller than {{size}}. Please choose another picture.',
+          size: formatFileSize(SCREENSHOT_MAX_BYTES, language),
+        })
+      : t('feedback-screenshot-wrong-type', 'Please choose a PNG, JPEG or WebP picture.');
+
+  const chooseScreenshot = (next: Screenshot | null) => {
+    setScreenshot(next);
+    // A file that cannot go is said at once (the focus stays on the control); a good one clears that.
+    if (next?.problem) fail({ text: screenshotText(next), fields: ['screenshot'] }, null);
+    else if (problem?.fields.includes('screenshot')) setProblem(null);
   };
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
@@ -80,13 +115,18 @@ export function FeedbackDialog({ open, settings, onClose, onSent }: Props) {
       const list = missing.map((field) => labels[field]).join(', ');
       fail(
         {
-          text: t('feedback-missing-fields', 'Please enter in the following required fields: {{labels}}', {
+          text: t('feedback-missing-fields', {
+            defaultValue: 'Please enter in the following required fields: {{labels}}',
             labels: list,
           }),
           fields: missing,
         },
         missing[0]!,
       );
+      return;
+    }
+    if (screenshot?.problem) {
+      fail({ text: screenshotText(screenshot), fields: ['screenshot'] }, 'screenshot');
       return;
     }
     const report = feedbackReport(values, settings);
@@ -102,8 +142,26 @@ export function FeedbackDialog({ open, settings, onClose, onSent }: Props) {
     }
     setProblem(null);
     setSubmitting(true);
+    let attachment: FeedbackAttachment | undefined;
     try {
-      await sendFeedback(report);
+      if (screenshot) attachment = await attachmentOf(screenshot);
+    } catch {
+      // The file went away or cannot be read (a photo library that revoked it): nothing is sent.
+      setSubmitting(false);
+      fail(
+        {
+          text: t(
+            'feedback-screenshot-unreadable',
+            'The screenshot could not be read. Please choose it again.',
+          ),
+          fields: ['screenshot'],
+        },
+        'screenshot',
+      );
+      return;
+    }
+    try {
+      await sendFeedback(attachment ? { ...report, attachment } : report);
     } catch {
       setSubmitting(false);
       fail(
@@ -119,7 +177,8 @@ export function FeedbackDialog({ open, settings, onClose, onSent }: Props) {
       return;
     }
     setSubmitting(false);
-    setValues(emptyFeedback);
+    setEdited({});
+    setScreenshot(null);
     onSent();
   };
 
@@ -162,7 +221,7 @@ export function FeedbackDialog({ open, settings, onClose, onSent }: Props) {
             'aria-invalid': invalid || undefined,
             'aria-describedby':
               [hintId, invalid ? problemId : undefined].filter(Boolean).join(' ') || undefined,
-            onChange: (e: { target: { value: string } }) => setValues({ ...values, [field]: e.target.value }),
+            onChange: (e: { target: { value: string } }) => setEdited({ ...edited, [field]: e.target.value }),
           };
           return (
             <div key={field} className={invalid ? 'field field--invalid' : 'field'}>
@@ -192,6 +251,17 @@ export function FeedbackDialog({ open, settings, onClose, onSent }: Props) {
             </div>
           );
         })}
+        <ScreenshotField
+          id={`${id}-screenshot`}
+          screenshot={screenshot}
+          onChange={chooseScreenshot}
+          invalid={problem?.fields.includes('screenshot') ?? false}
+          problemId={problemId}
+          inputRef={(element) => {
+            controls.current.screenshot = element;
+          }}
+          disabled={submitting}
+        />
         <div id={problemId} className="feedback-dialog__problem" role="alert">
           {problem?.text}
         </div>

@@ -1,4 +1,4 @@
-import { act, screen, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setFeedbackSender, type FeedbackReport } from '@/lib/errors/feedback-sender';
@@ -170,6 +170,136 @@ describe('feedback widget (English)', () => {
     await sender.accept();
     await user.click(screen.getByRole('button', { name: 'Thank you for your report!' }));
     expect(screen.getByRole('status')).toBeEmptyDOMElement();
+  });
+});
+
+const customer = {
+  uuid: '9b2f7c1e-4a44-4c55-8f0e-2b8f1c6d7a10',
+  language: 'de_DE',
+  legalEntityId: 10,
+  legalEntityIso: 'de',
+  email: 'dora.demo@example.com',
+  firstName: 'Dora',
+  lastName: 'Demo',
+  salutation: 'FRAU',
+} as const;
+
+/** A picture file as a phone's photo picker hands it over. */
+const picture = (name: string, bytes: number, type = 'image/png') =>
+  new File([new Uint8Array(bytes).fill(7)], name, { type });
+
+describe('feedback widget: the signed-in customer and a screenshot', () => {
+  beforeAll(async () => {
+    i18n.addResourceBundle('en', 'translation', english, true, true);
+    await i18n.changeLanguage('en');
+  });
+  beforeEach(() => resetAppStore());
+  afterEach(() => setFeedbackSender(null));
+
+  it('starts with the signed-in customer’s name and e-mail, which stay editable, and starts so again after sending', async () => {
+    act(() => useAppStore.getState().setUser({ ...customer }));
+    const sender = fakeSender();
+    const { user, open, form, send } = renderWidget(optional);
+    await open();
+    const name = within(form()).getByRole('textbox', { name: 'Name' });
+    const email = within(form()).getByRole('textbox', { name: 'Email' });
+    expect(name).toHaveValue('Dora Demo');
+    expect(email).toHaveValue('dora.demo@example.com');
+    await user.clear(name);
+    await user.type(name, 'D. Demo');
+    await user.type(within(form()).getByRole('textbox', { name: /Description/ }), 'Points missing');
+    await send();
+    expect(sender.sent).toEqual([
+      { name: 'D. Demo', email: 'dora.demo@example.com', message: 'Points missing' },
+    ]);
+    await sender.accept();
+    await open();
+    expect(within(form()).getByRole('textbox', { name: 'Name' })).toHaveValue('Dora Demo');
+    expect(within(form()).getByRole('textbox', { name: /Description/ })).toHaveValue('');
+  });
+
+  it('lets the customer empty a filled-in field: it is then not sent', async () => {
+    act(() => useAppStore.getState().setUser({ ...customer }));
+    const sender = fakeSender();
+    const { user, open, form, send } = renderWidget(optional);
+    await open();
+    await user.clear(within(form()).getByRole('textbox', { name: 'Email' }));
+    await user.type(within(form()).getByRole('textbox', { name: /Description/ }), 'Anonymous-ish');
+    await send();
+    expect(sender.sent).toEqual([{ name: 'Dora Demo', message: 'Anonymous-ish' }]);
+  });
+
+  it('fills in nothing for a visitor, nor a field the form does not show', async () => {
+    const visitor = renderWidget(optional);
+    await visitor.open();
+    expect(within(visitor.form()).getByRole('textbox', { name: 'Name' })).toHaveValue('');
+    expect(within(visitor.form()).getByRole('textbox', { name: 'Email' })).toHaveValue('');
+  });
+
+  it('sends a chosen screenshot with the report as an attachment, shown with its name and a remove button', async () => {
+    const sender = fakeSender();
+    const { user, open, form, send } = renderWidget(optional);
+    await open();
+    const input = within(form()).getByLabelText('Add a screenshot');
+    expect(input).toHaveAttribute('type', 'file');
+    expect(input).toHaveAttribute('accept', 'image/png,image/jpeg,image/webp');
+    expect(input).toHaveAccessibleDescription(
+      'Optional: a PNG, JPEG or WebP picture. A large one is made smaller to fit.',
+    );
+    await user.upload(input, picture('bug.png', 41_500));
+    expect(within(form()).getByText('bug.png (42 kB)')).toBeVisible();
+    expect(within(form()).getByRole('button', { name: 'Remove screenshot' })).toBeVisible();
+    await user.type(within(form()).getByRole('textbox', { name: /Description/ }), 'See the picture');
+    await send();
+    expect(sender.sent).toHaveLength(1);
+    const { attachment, ...report } = sender.sent[0]!;
+    expect(report).toEqual({ message: 'See the picture' });
+    expect(attachment).toMatchObject({ filename: 'bug.png', contentType: 'image/png' });
+    expect(attachment!.data).toBeInstanceOf(Uint8Array);
+    expect(attachment!.data).toEqual(new Uint8Array(41_500).fill(7));
+    await sender.accept();
+    await open();
+    expect(within(form()).queryByText(/bug\.png/)).toBeNull();
+  });
+
+  it('refuses a screenshot over the limit that cannot be made smaller, naming the limit, and sends nothing until it is removed', async () => {
+    const sender = fakeSender();
+    const { user, open, form, send } = renderWidget(optional);
+    await open();
+    const input = within(form()).getByLabelText('Add a screenshot');
+    // Not a real picture: the browser cannot draw it smaller (and jsdom draws nothing).
+    await user.upload(input, picture('huge.png', 150_001));
+    const tooLarge = 'The screenshot could not be made smaller than 150 kB. Please choose another picture.';
+    await waitFor(() => expect(within(form()).getByRole('alert')).toHaveTextContent(tooLarge));
+    expect(input).toHaveAttribute('aria-invalid', 'true');
+    expect(input).toHaveAccessibleDescription(new RegExp(tooLarge.replace(/\./g, '\\.')));
+    await user.type(within(form()).getByRole('textbox', { name: /Description/ }), 'Broken');
+    await send();
+    expect(within(form()).getByRole('alert')).toHaveTextContent(tooLarge);
+    expect(input).toHaveFocus();
+    expect(sender.sent).toEqual([]);
+
+    await user.click(within(form()).getByRole('button', { name: 'Remove screenshot' }));
+    expect(input).toHaveFocus();
+    expect(within(form()).getByRole('alert')).toBeEmptyDOMElement();
+    await send();
+    expect(sender.sent).toEqual([{ message: 'Broken' }]);
+  });
+
+  it('takes exactly 150 kB, and refuses a file that is not a PNG, JPEG or WebP picture', async () => {
+    const sender = fakeSender();
+    const { open, form, send } = renderWidget(optional);
+    // The picker offers only pictures, but a desktop picker can be switched to "all files".
+    const user = userEvent.setup({ applyAccept: false });
+    await open();
+    const input = within(form()).getByLabelText('Add a screenshot');
+    await user.upload(input, picture('notes.pdf', 1_000, 'application/pdf'));
+    expect(within(form()).getByRole('alert')).toHaveTextContent('Please choose a PNG, JPEG or WebP picture.');
+    await user.upload(input, picture('photo.jpg', 150_000, 'image/jpeg'));
+    expect(within(form()).getByRole('alert')).toBeEmptyDOMElement();
+    await user.type(within(form()).getByRole('textbox', { name: /Description/ }), 'Photo');
+    await send();
+    expect(sender.sent[0]!.attachment).toMatchObject({ filename: 'photo.jpg', contentType: 'image/jpeg' });
   });
 });
 

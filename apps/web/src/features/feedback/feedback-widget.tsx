@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n/use-translation';
 import { FeedbackDialog } from './feedback-dialog';
 import { defaultFeedbackSettings, FEEDBACK_SUCCESS_MS, type FeedbackSettings } from './feedback-rules';
 import './feedback.css';

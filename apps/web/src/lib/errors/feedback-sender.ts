@@ -1,8 +1,16 @@
+/** A file sent with a report (the customer's screenshot), as the error reporting SDK attaches it. */
+export interface FeedbackAttachment {
+  filename: string;
+  data: Uint8Array;
+  contentType: string;
+}
+
 /** One "Report a Bug" submission, its values already trimmed (spec §5). */
 export interface FeedbackReport {
   message: string;
   name?: string;
   email?: string;
+  attachment?: FeedbackAttachment;
 }
 
 /** Sends a report; resolves with its id once the server took it, rejects when it did not. */
