@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
-import { appPaths } from '@roadpass/contracts';
+import { apiPaths, appPaths } from '@roadpass/contracts';
 import { routes } from '../../apps/web/src/config/routes.js';
 import { newestLinkPath, newestPin } from './outbox.js';
 import { PIN_MAX_ATTEMPTS } from '../../apps/server/src/modules/mobile/mobile-service.js';
@@ -20,6 +20,10 @@ const customers = {
 } as const;
 
 const wcag = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** A label at the start of a name (a required field's name goes on with "(required)"). */
+const startsWith = (label: string | undefined) => new RegExp(`^${escaped(label!)}`);
 
 test('the mobile number changes after a wrong PIN and then the right one from the SMS', async ({
   page,
@@ -58,6 +62,40 @@ test('the mobile number changes after a wrong PIN and then the right one from th
 
   const axe = await new AxeBuilder({ page }).withTags(wcag).analyze();
   expect(axe.violations.map((v) => v.id)).toEqual([]);
+
+  // The password and payment pages in the same language (account-password.spec.ts reads the password
+  // page in Danish, the test below the payment page in Italian): the password is checked in the
+  // browser, with the validators that load after the form, and not sent.
+  const passwordChanges: string[] = [];
+  page.on('request', (request) => {
+    if (request.method() !== 'GET' && new URL(request.url()).pathname === apiPaths.password)
+      passwordChanges.push(request.method());
+  });
+  const menu = page.getByRole('navigation', { name: t['account-menu-title'] });
+  await page.getByRole('link', { name: t['account-back'] }).click();
+  await menu.getByRole('link', { name: startsWith(t['account-menu-password-title']) }).click();
+  await expect(page.getByRole('heading', { level: 1, name: t['password-title'] })).toBeVisible();
+  const newPassword = page.getByLabel(startsWith(t['password-new']));
+  await page.getByLabel(startsWith(t['password-old'])).fill('Not-my-password-1');
+  await newPassword.fill('password123');
+  const policy = page.locator('#password-policy');
+  await expect(policy.getByText(t['password-policy-title']!)).toBeVisible();
+  await expect(
+    policy.getByRole('listitem').filter({ hasText: fill(t['password-policy-rangelength'], { min: 10 }) }),
+  ).toContainText(`(${t['password-policy-met']})`);
+  await expect(
+    policy.getByRole('listitem').filter({ hasText: t['password-policy-notCommon']! }),
+  ).toContainText(`(${t['password-policy-unmet']})`);
+  await page.getByRole('button', { name: t['password-submit'], exact: true }).click();
+  await expect(newPassword).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByText(t['password-rule-notCommon']!)).toBeVisible();
+  expect(passwordChanges).toEqual([]);
+
+  await page.getByRole('link', { name: t['account-back'] }).click();
+  await menu.getByRole('link', { name: startsWith(t['account-menu-payment-title']) }).click();
+  await expect(page.getByRole('heading', { level: 1, name: t['payment-list-title'] })).toBeVisible();
+  await expect(page.getByText(t['payment-default']!, { exact: true })).toBeVisible();
+  await expect(page.getByRole('link', { name: t['payment-manage'] })).toBeVisible();
 });
 
 test('the newsletter unsubscribe link works signed out, once', async ({ page }, testInfo) => {
@@ -81,6 +119,8 @@ test('the payment methods show as cards with a way to manage them', async ({ pag
   await openSignedIn(page, 'demo.it@example.com');
   await page.getByRole('link', { name: new RegExp(t['account-menu-payment-title']!) }).click();
   await expect(page.getByRole('heading', { level: 1, name: t['payment-list-title'] })).toBeVisible();
+  await expect(page.getByText(fill(t['payment-card-ending'], { last4: '1881' }))).toBeVisible();
+  await expect(page.getByText(t['payment-default']!, { exact: true })).toBeVisible();
   await expect(page.getByRole('link', { name: t['payment-manage'] })).toHaveAttribute(
     'href',
     appPaths.paymentProfilesRedirect,
@@ -98,6 +138,7 @@ test('the newsletter switch on the privacy page persists after a reload', async 
   const t = texts(who.language);
   await openSignedIn(page, who.email);
   await page.goto(routes.account.privacy.build(who.country, who.language));
+  await expect(page.getByRole('heading', { level: 1, name: t['privacy-title'] })).toBeVisible();
   const toggle = page.getByRole('switch', { name: t['newsletter-label'] });
   await expect(toggle).toBeChecked();
   await toggle.click();

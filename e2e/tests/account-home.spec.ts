@@ -18,10 +18,12 @@ test.describe('the account home', () => {
       await openSignedIn(page, email);
       await expect(page).toHaveURL(new RegExp(`/${country}/${own}/myaccount$`));
       await expect(page.getByRole('button', { name: ownTexts['sign-out'] })).toBeVisible();
+      await expect(page.getByRole('heading', { level: 2, name: ownTexts['account-settings'] })).toBeVisible();
 
       await page.getByRole('combobox', { name: ownTexts['language-label'] }).selectOption('en');
       await expect(page).toHaveURL(new RegExp(`/${country}/en/myaccount$`));
       await expect(page.getByRole('button', { name: en['sign-out'] })).toBeVisible();
+      await expect(page.getByRole('heading', { level: 2, name: en['account-settings'] })).toBeVisible();
       await expect(page.locator('html')).toHaveAttribute('lang', 'en');
       await expect(page.getByRole('status').filter({ hasText: en['language-saved']! })).toBeVisible();
 

@@ -31,6 +31,7 @@ test('a consent switch on the privacy page saves at once, is kept after a reload
     await openSignedIn(page, who.email);
     await page.goto(routes.account.privacy.build(who.country, who.language));
 
+    await expect(page.getByRole('heading', { level: 1, name: t['privacy-title'] })).toBeVisible();
     await expect(page.getByRole('heading', { level: 2, name: t['privacy-consents-title'] })).toBeVisible();
     await expect(page.getByRole('heading', { level: 2, name: t['newsletter-title'] })).toBeVisible();
     // The member is told what turning the programme's consent off would do, before touching it.

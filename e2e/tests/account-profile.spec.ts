@@ -85,6 +85,12 @@ test("a Spanish customer: another province's rules apply to the post code", asyn
   await expect(page.locator('#profile-addressZipCode-error')).toHaveText(
     fill(t['rules-zipPrefix'], { parameter: '08' }),
   );
+  // A post code of the wrong length: the fixed length, said as such ("exactly 5").
+  await zip.fill('0800');
+  await page.getByRole('button', { name: t['profile-submit'] }).click();
+  await expect(page.locator('#profile-addressZipCode-error')).toHaveText(
+    fill(t['rules-rangelength-exact_other'], { count: 5 }),
+  );
   // Nothing was saved: the stored province is still Madrid.
   await page.reload();
   await expect(province).toHaveValue('28');

@@ -87,7 +87,8 @@ function patternOf(validator: string, parameter: string): RegExp | null {
   }
 }
 
-function parseRange(parameter: string): { min: number; max: number } {
+/** A rangelength parameter "min:max" (as rules serve it and violations carry it); defaults where unreadable. */
+export function parseRangeLength(parameter: string): { min: number; max: number } {
   const [rawMin, rawMax] = parameter.split(':');
   const min = Number.parseInt(rawMin ?? '', 10);
   const max = Number.parseInt(rawMax ?? '', 10);
@@ -116,7 +117,7 @@ export function compileRules(list: readonly RuleEntry[]): CompiledRules {
     if (validator === 'required') field.required = isTrue(parameter);
     else if (validator === 'invisible') field.invisible = isTrue(parameter);
     else if (validator === 'readonly') field.readonly = isTrue(parameter);
-    else if (validator === 'rangelength') Object.assign(field, rangeFields(parseRange(parameter)));
+    else if (validator === 'rangelength') Object.assign(field, rangeFields(parseRangeLength(parameter)));
     else if (patternValidators.has(validator)) {
       const regex = patternOf(validator, parameter);
       if (regex) field.patterns.push({ validator, parameter, regex });
@@ -130,6 +131,21 @@ export function compileRules(list: readonly RuleEntry[]): CompiledRules {
     }
   }
   return rules;
+}
+
+/**
+ * The message of a broken rangelength rule: its key in content/translations and the values it is
+ * filled in with. A fixed length reads "exactly {{count}}"; a range whose minimum no non-empty value
+ * can miss (0 or 1: an empty value breaks only `required`) reads "at most {{count}}"; any other range
+ * "{{min}} to {{max}}". Keys with a count have i18next plural forms (`_one`, `_other`).
+ */
+export function rangeLengthMessage({ min, max }: { min: number; max: number }): {
+  key: 'rules-rangelength' | 'rules-rangelength-exact' | 'rules-rangelength-max';
+  values: { min: number; max: number; count?: number };
+} {
+  if (min === max) return { key: 'rules-rangelength-exact', values: { min, max, count: max } };
+  if (min <= 1 && max > min) return { key: 'rules-rangelength-max', values: { min, max, count: max } };
+  return { key: 'rules-rangelength', values: { min, max } };
 }
 
 const rangeFields = ({ min, max }: { min: number; max: number }) => ({ minLength: min, maxLength: max });

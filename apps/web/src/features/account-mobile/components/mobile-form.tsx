@@ -1,17 +1,16 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n/use-translation';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  checkValues,
-  compileRules,
-  customValidators,
-  type MobileResponse,
-  type PendingMobilePhone,
-} from '@roadpass/contracts';
+import { checkValues, compileRules, type MobileResponse, type PendingMobilePhone } from '@roadpass/contracts';
 import { Field, FormErrors } from '@/components/form';
 import { Spinner } from '@/components/spinner';
 import { constraintViolationsOf } from '@/lib/forms/constraint-violations';
+import {
+  customValidatorsFor,
+  namesCustomValidators,
+  useCustomValidators,
+} from '@/lib/forms/load-custom-validators';
 import { useHttp } from '@/lib/http';
 import { mobileKeys, mobileQuery, updateMobile } from '../api/mobile-queries';
 import './mobile-form.css';
@@ -52,6 +51,9 @@ export function MobileForm() {
   const mutation = useMutation({
     mutationFn: (update: { mobilePhone: string; pin?: string }) => updateMobile(http, update),
   });
+  const rules = useMemo(() => compileRules(state.data?.meta.metaDataList ?? []), [state.data]);
+  // The validators of our own, only when the served rules name one (their chunk comes after the form).
+  useCustomValidators(namesCustomValidators(rules));
 
   if (state.isPending) return <Spinner />;
   if (state.isError) {
@@ -62,7 +64,6 @@ export function MobileForm() {
     );
   }
 
-  const rules = compileRules(state.data.meta.metaDataList);
   const time = (iso: string) =>
     new Intl.DateTimeFormat(i18n.language, { hour: '2-digit', minute: '2-digit' }).format(new Date(iso));
 
@@ -100,6 +101,9 @@ export function MobileForm() {
 
   const requestPin = handleSubmit(async ({ mobilePhone }) => {
     setStatus('');
+    // A submit before the validators' chunk has come waits for it; should it not load, the server
+    // checks the same rules and its 400 comes back onto the field.
+    const customValidators = await customValidatorsFor(rules);
     const violations = checkValues(
       rules,
       { mobilePhone },

@@ -1,10 +1,9 @@
 import { useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n/use-translation';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import {
   checkValues,
-  customValidators,
   type CompiledRules,
   type PasswordUpdate,
   type RuleViolation,
@@ -12,6 +11,12 @@ import {
 import { Field, FormErrors } from '@/components/form';
 import { Spinner } from '@/components/spinner';
 import { constraintViolationsOf } from '@/lib/forms/constraint-violations';
+import {
+  customValidatorsFor,
+  useCustomValidators,
+  type CustomValidators,
+} from '@/lib/forms/load-custom-validators';
+import { rangeLengthText } from '@/lib/forms/rule-messages';
 import { useHttp } from '@/lib/http';
 import { passwordPolicyQuery } from '../api/get-password-policy';
 import { updatePassword } from '../api/update-password';
@@ -30,7 +35,11 @@ function policyItems(rules: CompiledRules): { rule: string; parameter: string }[
   return items;
 }
 
-/** Spec §5/§8: change the password; the policy shows as a checklist that follows the typing. */
+/**
+ * Spec §5/§8: change the password; the policy shows as a checklist that follows the typing. The
+ * validators of our own (common passwords …) come in a chunk of their own after the form shows: until
+ * then their items are not shown as met, and a submit waits for them.
+ */
 export function PasswordForm() {
   const { t } = useTranslation();
   const http = useHttp();
@@ -41,6 +50,7 @@ export function PasswordForm() {
   const form = useForm<Values>({ defaultValues: { passwordOld: '', password: '' } });
   const { register, handleSubmit, setError, formState, control, reset, setFocus } = form;
   const values = useWatch({ control }) as Values;
+  const customValidators = useCustomValidators();
 
   const mutation = useMutation({ mutationFn: (update: Values) => updatePassword(http, update) });
 
@@ -53,24 +63,30 @@ export function PasswordForm() {
     );
   }
   const rules = policy.data;
-  const check = (current: Values): RuleViolation[] =>
-    checkValues(rules, current, { customValidators, unknownCustom: 'skip' });
-  const describe = (violation: RuleViolation) =>
-    t(`password-rule-${violation.rule}`, {
-      defaultValue: t('password-rule-invalid'),
+  // Without the custom validators (not here yet, or not loadable) only the other rules are checked.
+  const check = (current: Values, validators: CustomValidators | undefined): RuleViolation[] =>
+    checkValues(rules, current, { customValidators: validators, unknownCustom: 'skip' });
+  const describe = (violation: RuleViolation) => {
+    const range = {
       min: rules[violation.field]?.minLength ?? 0,
       max: rules[violation.field]?.maxLength ?? 0,
-    });
+    };
+    if (violation.rule === 'rangelength') return rangeLengthText(t, range, 'password-rule-rangelength');
+    return t(`password-rule-${violation.rule}`, { defaultValue: t('password-rule-invalid'), ...range });
+  };
   const broken = new Set(
-    check(values)
+    check(values, customValidators)
       .filter((v) => v.field === 'password')
       .map((v) => v.rule),
   );
+  const isChecked = (rule: string) => rule === 'rangelength' || customValidators !== undefined;
 
   const onSubmit = handleSubmit(async (current) => {
     setStatus('');
     setFormMessages([]);
-    const violations = check(current);
+    // A submit before the chunk has come waits for it; should it not load, the server checks the
+    // same rules and its 400 comes back onto the fields below.
+    const violations = check(current, await customValidatorsFor(rules));
     if (violations.length > 0) {
       for (const violation of violations) {
         setError(violation.field as keyof Values, { type: violation.rule, message: describe(violation) });
@@ -144,7 +160,7 @@ export function PasswordForm() {
           <p className="password-form__policy-title">{t('password-policy-title')}</p>
           <ul>
             {items.map(({ rule, parameter }) => {
-              const met = values.password !== '' && !broken.has(rule);
+              const met = values.password !== '' && isChecked(rule) && !broken.has(rule);
               return (
                 <li key={rule} className={met ? 'is-met' : undefined}>
                   <span aria-hidden="true" className="password-form__mark">

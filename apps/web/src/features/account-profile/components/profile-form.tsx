@@ -6,17 +6,18 @@ import {
   type Resolver,
   type ResolverResult,
 } from 'react-hook-form';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n/use-translation';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   checkValues,
   countryCodes,
-  type CustomValidator,
   type PersonalDataResponse,
   type PersonalDataRTO,
   type RuleViolation,
 } from '@roadpass/contracts';
 import { CheckboxField, Field, FormErrors, SelectField, type SelectOption } from '@/components/form';
+import { loadCustomValidators, type CustomValidators } from '@/lib/forms/load-custom-validators';
+import { rangeLengthText } from '@/lib/forms/rule-messages';
 import { setServerErrors } from '@/lib/forms/server-errors';
 import { useHttp } from '@/lib/http';
 import { countryName } from '@/lib/i18n/locale';
@@ -41,19 +42,6 @@ interface ProfileFormProps {
   data: PersonalDataResponse;
   /** Where the mobile number is changed (with a PIN). */
   mobileHref: string;
-}
-
-let validators: Promise<Readonly<Record<string, CustomValidator>>> | undefined;
-/** The custom validators, loaded once (again after a failed load). */
-function loadValidators() {
-  validators ??= import('./custom-validators').then(
-    (module) => module.customValidators,
-    (error: unknown) => {
-      validators = undefined;
-      throw error;
-    },
-  );
-  return validators;
 }
 
 const addressOf = (profile: PersonalDataRTO) => ({
@@ -83,18 +71,18 @@ export function ProfileForm({ data, mobileHref }: ProfileFormProps) {
   );
   const provinceNames = useQuery({ ...provinceNamesQuery(), enabled: provinces.length > 0 });
 
-  const describe = (violation: Pick<RuleViolation, 'field' | 'rule'>) =>
-    t(`rules-${violation.rule}`, {
-      defaultValue: t('rules-pattern'),
-      ...messageParameters(rules, violation),
-    });
+  const describe = (violation: Pick<RuleViolation, 'field' | 'rule'>) => {
+    const parameters = messageParameters(rules, violation);
+    if (violation.rule === 'rangelength') return rangeLengthText(t, parameters);
+    return t(`rules-${violation.rule}`, { defaultValue: t('rules-pattern'), ...parameters });
+  };
   // The browser's check: the very interpreter and validators the server runs, one message per field.
   const resolver: Resolver<ProfileValues, unknown, PersonalDataRTO> = async (
     values,
   ): Promise<ResolverResult<ProfileValues, PersonalDataRTO>> => {
-    let customValidators: Readonly<Record<string, CustomValidator>>;
+    let customValidators: CustomValidators;
     try {
-      customValidators = await loadValidators();
+      customValidators = await loadCustomValidators();
     } catch {
       // Not checked, so not sent: said above the button (the form's root error).
       const root = { type: 'load', message: t('account-save-error') };
@@ -121,7 +109,7 @@ export function ProfileForm({ data, mobileHref }: ProfileFormProps) {
   }, [rules, isSubmitted, trigger]);
 
   useEffect(() => {
-    loadValidators().catch(() => undefined);
+    loadCustomValidators().catch(() => undefined);
   }, []);
 
   const mutation = useMutation({

@@ -231,7 +231,7 @@ describe('profile page', () => {
     expect(textbox(/^First name/)).toHaveAccessibleDescription('This field is required.');
     expect(textbox(/^First name/)).toHaveFocus();
     // Too short and not five digits: the first broken rule only.
-    expect(textbox(/^Post code/)).toHaveAccessibleDescription('Use 5 to 5 characters.');
+    expect(textbox(/^Post code/)).toHaveAccessibleDescription('Use exactly 5 characters.');
     expect(screen.getAllByText('This field is required.')).toHaveLength(1);
     expect(put).not.toHaveBeenCalled();
 
