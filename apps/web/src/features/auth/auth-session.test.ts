@@ -31,10 +31,10 @@ function fakeUserManager(stored: User | null) {
   };
 }
 
-function setup(stored: User | null) {
+function setup(stored: User | null, fetch?: typeof globalThis.fetch) {
   const userManager = fakeUserManager(stored);
   const onTokenChange = vi.fn();
-  const http = createHttpClient({ onTokenChange });
+  const http = createHttpClient({ onTokenChange, ...(fetch ? { fetch } : {}) });
   const loadUserManager = vi.fn(async () => userManager as unknown as UserManager);
   const session = createAuthSession({
     loadUserManager,
@@ -45,6 +45,25 @@ function setup(stored: User | null) {
     origin: 'https://app.example.com',
   });
   return { userManager, loadUserManager, http, onTokenChange, session };
+}
+
+/** A server that answers 401 to every token but `valid`. */
+function apiAccepting(valid: string) {
+  const tokens: (string | null)[] = [];
+  const fetch = vi.fn(async (_url: RequestInfo | URL, init?: RequestInit) => {
+    const token = new Headers(init?.headers).get('authorization')?.replace('Bearer ', '') ?? null;
+    tokens.push(token);
+    return token === valid
+      ? new Response(JSON.stringify({ ok: true }), { headers: { 'content-type': 'application/json' } })
+      : new Response(
+          JSON.stringify({ status: 401, code: 'unauthorized', message: 'expired', violations: [] }),
+          {
+            status: 401,
+            headers: { 'content-type': 'application/json' },
+          },
+        );
+  });
+  return { fetch: fetch as unknown as typeof globalThis.fetch, tokens };
 }
 
 describe('auth session', () => {
@@ -218,5 +237,25 @@ describe('auth session', () => {
       post_logout_redirect_uri: 'https://app.example.com/',
     });
     expect(http.getToken()).toBeNull();
+  });
+
+  it('renews the token when a call answers 401 and sends that call once more with the new token', async () => {
+    const api = apiAccepting('at-2');
+    const { session, userManager, http } = setup(fakeUser(), api.fetch);
+    await session.ensureSignedIn();
+
+    await expect(http.get('/api/customer/anything')).resolves.toEqual({ ok: true });
+    expect(api.tokens).toEqual(['at-1', 'at-2']);
+    expect(userManager.signinSilent).toHaveBeenCalledOnce();
+  });
+
+  it('lets a second 401 stand: one renewal, one more try, then the error', async () => {
+    const api = apiAccepting('none');
+    const { session, userManager, http } = setup(fakeUser(), api.fetch);
+    await session.ensureSignedIn();
+
+    await expect(http.get('/api/customer/anything')).rejects.toMatchObject({ status: 401 });
+    expect(api.tokens).toEqual(['at-1', 'at-2']);
+    expect(userManager.signinSilent).toHaveBeenCalledOnce();
   });
 });

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n/use-translation';
 
 /** Signs out at the identity provider; the browser leaves the app, so the button stays busy. */
 export function SignOutButton({
