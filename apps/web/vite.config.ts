@@ -50,6 +50,25 @@ export default defineConfig({
     // The manifest lets scripts/bundle-size.ts find the entry and the account-home chunk.
     manifest: true,
     sourcemap: false,
+    rolldownOptions: {
+      output: {
+        // Fewer, larger chunks on the first load (docs/performance.md): left alone, Rolldown split the
+        // entry's own modules into ~30 small shared chunks, each gzipped on its own (5 kB more on every
+        // page). Everything the entry needs is one chunk; React Query's hooks, used by nearly every
+        // page, one more; the loyalty pages' shared code (lib/loyalty) one for the loyalty router.
+        codeSplitting: {
+          groups: [
+            { name: 'index', tags: ['$initial'], priority: 3 },
+            {
+              name: 'server-data',
+              test: /node_modules[\\/]@tanstack[\\/](react-query|query-core)[\\/]/,
+              priority: 2,
+            },
+            { name: 'loyalty-common', test: /src[\\/]lib[\\/]loyalty[\\/]/, priority: 1 },
+          ],
+        },
+      },
+    },
   },
   server: {
     port: 5173,

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n/use-translation';
 import './spinner.css';
 
 /** The loading indicator: announced politely, named "Loading" (translated). */

@@ -1,11 +1,9 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import type { ReactElement, ReactNode } from 'react';
-import { I18nextProvider } from 'react-i18next';
 import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import { HttpClientProvider, type HttpClient } from '@/lib/http';
-import { i18n } from '@/lib/i18n/i18n';
 import { createFakeHttpClient } from './fake-http-client';
 
 interface RenderOptions {
@@ -32,13 +30,11 @@ export function renderWithProviders(ui: ReactElement, options: RenderOptions = {
   const result = render(
     <HttpClientProvider client={http}>
       <QueryClientProvider client={queryClient}>
-        <I18nextProvider i18n={i18n}>
-          {wrap(
-            <Router hook={location.hook} searchHook={location.searchHook}>
-              {ui}
-            </Router>,
-          )}
-        </I18nextProvider>
+        {wrap(
+          <Router hook={location.hook} searchHook={location.searchHook}>
+            {ui}
+          </Router>,
+        )}
       </QueryClientProvider>
     </HttpClientProvider>,
   );

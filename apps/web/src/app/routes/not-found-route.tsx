@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n/use-translation';
 import { routes } from '@/config/routes';
 
 /** Any address the app does not have (outside the loyalty app): what happened and the way home. */

@@ -1,5 +1,5 @@
 import { lazy, Suspense, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n/use-translation';
 import { useShallow } from 'zustand/react/shallow';
 import { Spinner } from '@/components/spinner';
 import { useHostBridge } from '@/lib/native-bridge/host-bridge-state';

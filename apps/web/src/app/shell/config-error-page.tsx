@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n/use-translation';
 
 /** Shown when /config.json is missing or invalid: a readable list for whoever runs the app. */
 export function ConfigErrorPage({ problems }: { problems: string[] }) {

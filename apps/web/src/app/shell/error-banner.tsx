@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n/use-translation';
 import { selectShowBannerCancel, selectShowBannerConfirm, useAppStore } from '@/lib/state/app-store';
 
 /** Spec §4: Retry reloads the page; Cancel only closes the banner. */

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n/use-translation';
 import { ErrorIllustration } from '@/components/error-illustration';
 
 /** The full error page of spec §2: only an illustration, with an accessible name. */

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n/use-translation';
 import { Dialog } from '@/components/dialog';
 import { useAppStore } from '@/lib/state/app-store';
 

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n/use-translation';
 import { useAppStore, type Toast } from '@/lib/state/app-store';
 
 /** Spec §9: a toast with autoClose removes itself after 5 seconds. */

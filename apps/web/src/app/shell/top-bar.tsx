@@ -1,5 +1,5 @@
 import { useContext } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n/use-translation';
 import { Link, useLocation } from 'wouter';
 import { appPaths } from '@roadpass/contracts';
 import { routes } from '@/config/routes';

@@ -9,7 +9,7 @@ import {
   type KeyboardEvent,
   type ReactNode,
 } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n/use-translation';
 import { Icon } from '@/components/tier-icon';
 import { animateOffset, prefersReducedMotion } from './animate-offset';
 import { measureCarousel, visibleCards, type CarouselLayout } from './carousel-layout';

@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import { useLocation, useSearch } from 'wouter';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n/use-translation';
 import { routes, withCarriedQuery } from '@/config/routes';
 import { useHttp } from '@/lib/http';
 import { CONTENT_COLLECTION_ERROR, loadTranslations } from '@/lib/i18n/content-collection';

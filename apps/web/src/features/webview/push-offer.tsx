@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n/use-translation';
 import { useHostBridge } from '@/lib/native-bridge/host-bridge-state';
 import { enableLoyaltyPushNotifications } from '@/lib/native-bridge/native-bridge';
 

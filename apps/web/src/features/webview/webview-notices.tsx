@@ -1,6 +1,6 @@
 import { onlineManager, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useSyncExternalStore } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n/use-translation';
 import { useShallow } from 'zustand/react/shallow';
 import { requestHostToken } from '@/lib/native-bridge/host-bridge';
 import { useHostBridge } from '@/lib/native-bridge/host-bridge-state';

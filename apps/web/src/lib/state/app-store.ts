@@ -60,7 +60,7 @@ export interface AppActions {
   setContentLoaded(loaded: boolean): void;
   setEnvironment(flags: { isWebView: boolean; trackingOptOut: boolean }): void;
   setErrorReportingAllowed(allowed: boolean): void;
-  /** The language whose texts are loaded (i18next holds the texts themselves). */
+  /** The language whose texts are loaded (lib/i18n holds the texts themselves). */
   setActiveLanguage(language: Language): void;
   /** Sets page, overlay and banner together; setting an error marks the content as loaded. */
   setError(value: boolean, buttons?: ErrorButtons): void;

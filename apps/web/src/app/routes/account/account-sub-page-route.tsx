@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n/use-translation';
 import { Redirect, useParams } from 'wouter';
 import type { SessionUser } from '@roadpass/contracts';
 import { SubPage } from '@/components/sub-page';

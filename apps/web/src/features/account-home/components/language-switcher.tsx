@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n/use-translation';
 import { nativeLanguageName } from '@/lib/i18n/locale';
 
 interface LanguageSwitcherProps {

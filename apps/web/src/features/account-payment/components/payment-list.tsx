@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n/use-translation';
 import { useQuery } from '@tanstack/react-query';
 import { appPaths, type PaymentProfile } from '@roadpass/contracts';
 import { Spinner } from '@/components/spinner';

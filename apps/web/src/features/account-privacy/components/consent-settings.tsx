@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n/use-translation';
 import { useQuery } from '@tanstack/react-query';
 import { LOYALTY_PROCESS_ID, type ConsentDefinition, type SessionUser } from '@roadpass/contracts';
 import { Spinner } from '@/components/spinner';

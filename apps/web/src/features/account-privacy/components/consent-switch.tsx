@@ -1,5 +1,5 @@
 import type { Ref } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n/use-translation';
 import type { ConsentDefinition } from '@roadpass/contracts';
 
 /** What the row says after a save: done (with an Undo for a while) or not saved. */

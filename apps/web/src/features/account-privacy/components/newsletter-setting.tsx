@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n/use-translation';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { NewsletterLogRTO } from '@roadpass/contracts';
 import { Spinner } from '@/components/spinner';

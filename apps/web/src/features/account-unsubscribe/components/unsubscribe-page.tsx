@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n/use-translation';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Spinner } from '@/components/spinner';
 import { isHttpError, useHttp } from '@/lib/http';

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n/use-translation';
 import { Carousel } from '@/components/carousel';
 import { useLoyaltyLocale } from '@/lib/loyalty/loyalty-locale';
 import { useTiers } from '@/lib/loyalty/use-tiers';

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n/use-translation';
 import { routes } from '@/config/routes';
 import { useTiers } from '@/lib/loyalty/use-tiers';
 import { DemoTiers } from './demo-tiers';

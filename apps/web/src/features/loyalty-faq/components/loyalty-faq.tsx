@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n/use-translation';
 import { LOYALTY_CORE_CONSENT } from '@roadpass/contracts';
 import { routes } from '@/config/routes';
 import { useHttp } from '@/lib/http';

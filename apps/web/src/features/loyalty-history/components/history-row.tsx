@@ -1,5 +1,5 @@
 import { memo } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n/use-translation';
 import type { LoyaltyHistoryEntry } from '@roadpass/contracts';
 import { formatDate, formatPoints, formatSignedPoints } from '@/lib/loyalty/format';
 

@@ -1,6 +1,6 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n/use-translation';
 import type { LoyaltyHistoryEntry } from '@roadpass/contracts';
 import { VirtualList } from '@/components/virtual-list';
 import { routes } from '@/config/routes';

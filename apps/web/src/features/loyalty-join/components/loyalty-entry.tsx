@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n/use-translation';
 import { InlineError } from '@/lib/loyalty/ui/inline-error';
 import { LoadingAnimation } from '@/lib/loyalty/ui/loading-animation';
 import { LoyaltyPage } from '@/lib/loyalty/ui/loyalty-page';

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n/use-translation';
 import { tierIconName, type TierList, type TierReward } from '@roadpass/contracts';
 import { TierIcon } from '@/components/tier-icon';
 import { routes } from '@/config/routes';

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n/use-translation';
 import { LOYALTY_CORE_CONSENT, type ConsentDefinition, type Violation } from '@roadpass/contracts';
 import { routes } from '@/config/routes';
 import { CheckboxField, FormErrors } from '@/components/form';

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n/use-translation';
 import { tierIconName, type LoyaltyTierDetails, type TierList, loyaltyErrorCodes } from '@roadpass/contracts';
 import { Icon, TierIcon } from '@/components/tier-icon';
 import { routes } from '@/config/routes';

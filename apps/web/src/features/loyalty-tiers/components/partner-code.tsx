@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n/use-translation';
 import { Icon } from '@/components/tier-icon';
 import { useHttp } from '@/lib/http';
 import { generatePartnerCodeMutation } from '@/lib/loyalty/api/generate-partner-code';

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n/use-translation';
 import { tierIconName, type Tier, type TierList, type TierSlug } from '@roadpass/contracts';
 import { Icon, TierIcon } from '@/components/tier-icon';
 import { routes } from '@/config/routes';

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n/use-translation';
 import { type TierSlug, loyaltyErrorCodes } from '@roadpass/contracts';
 import { Carousel } from '@/components/carousel';
 import { routes } from '@/config/routes';

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n/use-translation';
 
 /** The webview payment target (spec §2): payment profiles live in the native app. */
 export function PaymentProfilesPage() {

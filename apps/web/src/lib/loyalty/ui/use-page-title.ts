@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n/use-translation';
 
 /** document.title for a loyalty screen: "{title} · Roadpass". */
 export function usePageTitle(title: string): void {
