@@ -193,6 +193,14 @@ test('with error-reporting consent, "Report a Bug" sends a feedback envelope thr
   expect(csp).toEqual([]);
 });
 
+/** The next envelope to the tunnel that carries an attachment. */
+const attachmentEnvelope = (page: Page) =>
+  page.waitForRequest(
+    (request) =>
+      new URL(request.url()).pathname === apiPaths.errorReportEnvelope &&
+      (request.postDataBuffer()?.includes('"type":"attachment"') ?? false),
+  );
+
 /** A real 1×1 PNG, as small as a picture gets. */
 const tinyPng = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==',
@@ -224,11 +232,7 @@ test('"Report a Bug" with a screenshot: sent as an attachment of the feedback en
     .toBe(1);
   await expect(dialog.getByRole('button', { name: en['feedback-screenshot-remove'] })).toBeVisible();
 
-  const sent = page.waitForRequest(
-    (request) =>
-      new URL(request.url()).pathname === apiPaths.errorReportEnvelope &&
-      (request.postDataBuffer()?.includes('"type":"attachment"') ?? false),
-  );
+  const sent = attachmentEnvelope(page);
   await dialog.getByRole('button', { name: en['feedback-submit'] }).click();
   const envelope = await sent;
   expect((await envelope.response())?.status()).toBe(200);
@@ -294,11 +298,7 @@ test('"Report a Bug" with a phone-sized screenshot: drawn smaller as JPEG to fit
   await expect(dialog.getByText(/^Screenshot 2026-11-26\.jpg \(\d+ kB\)$/)).toBeVisible();
   await expect(dialog.getByRole('alert')).toBeEmpty();
 
-  const sent = page.waitForRequest(
-    (request) =>
-      new URL(request.url()).pathname === apiPaths.errorReportEnvelope &&
-      (request.postDataBuffer()?.includes('"type":"attachment"') ?? false),
-  );
+  const sent = attachmentEnvelope(page);
   await dialog.getByRole('button', { name: en['feedback-submit'] }).click();
   const envelope = await sent;
   expect((await envelope.response())?.status()).toBe(200);

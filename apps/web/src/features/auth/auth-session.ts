@@ -1,6 +1,6 @@
 import type { UserManager } from 'oidc-client-ts';
 import { safeReturnPath } from '@/config/routes';
-import { isHttpError, type HttpClient, type RequestConfig } from '@/lib/http';
+import { retryAfterRenewal, type HttpClient } from '@/lib/http';
 import {
   EXPIRY_MIN_VALIDITY_SECONDS,
   createTokenRefresher,
@@ -96,19 +96,11 @@ export function createAuthSession(options: AuthSessionOptions): AuthSession {
 
   // A call that answers 401 although the session holds a token (it expired before its renewal ran:
   // a phone waking up, a busy device) renews the token and is sent once more; a second 401 stands.
-  const retried = new WeakSet<RequestConfig>();
-  http.interceptors.response.use(undefined, (error) => {
-    if (!isHttpError(error) || error.status !== 401 || retried.has(error.config) || !current?.refresh_token) {
-      return;
-    }
-    const again = { ...error.config };
-    retried.add(again);
-    return refresher.updateToken(-1).then(
-      () =>
-        http.request(again).then((data) => ({ status: 200, headers: new Headers(), data, config: again })),
-      () => Promise.reject(error),
-    );
-  });
+  retryAfterRenewal(
+    http,
+    () => refresher.updateToken(-1),
+    () => Boolean(current?.refresh_token),
+  );
 
   return {
     async ensureSignedIn() {

@@ -1,4 +1,4 @@
-import { isHttpError, type HttpClient, type RequestConfig } from '@/lib/http';
+import { retryAfterRenewal, type HttpClient } from '@/lib/http';
 import { HOST_TOKEN_TIMEOUT_MS, installHostSetters, requestHostToken } from '@/lib/native-bridge/host-bridge';
 import { decodeClaims } from '@/lib/oidc/jwt';
 import { readItem, storageKeys, writeItem } from '@/lib/storage/storage';
@@ -19,18 +19,7 @@ const ignore = () => {};
  */
 export function installWebViewTokenSetter(http: HttpClient, now: () => number = Date.now): Promise<void> {
   let renewTimer: ReturnType<typeof setTimeout> | undefined;
-  const retried = new WeakSet<RequestConfig>();
-
-  http.interceptors.response.use(undefined, (error) => {
-    if (!isHttpError(error) || error.status !== 401 || retried.has(error.config)) return;
-    const again = { ...error.config };
-    retried.add(again);
-    return requestHostToken().then(
-      () =>
-        http.request(again).then((data) => ({ status: 200, headers: new Headers(), data, config: again })),
-      () => Promise.reject(error),
-    );
-  });
+  retryAfterRenewal(http, requestHostToken);
 
   return new Promise((resolve) => {
     const accept = (token: string) => {

@@ -3,3 +3,4 @@ export type { HttpClient, HttpClientOptions } from './http-client';
 export { HttpError, hasErrorCode, isHttpError, isApiErrorBody } from './http-error';
 export type * from './types';
 export { HttpClientProvider, useHttp } from './http-context';
+export { retryAfterRenewal } from './retry-after-renewal';
