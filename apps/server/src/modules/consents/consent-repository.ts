@@ -2,6 +2,9 @@ import { sql } from 'kysely';
 import { LOYALTY_CORE_CONSENT } from '@roadpass/contracts';
 import type { Db } from '../../db/database.js';
 
+/** Customer ids are uuids: anything else names no customer (and must not reach a uuid cast). */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /** A customer's saved answer to one consent. */
 export interface ConsentRecord {
   slug: string;
@@ -10,15 +13,31 @@ export interface ConsentRecord {
   updatedAt: Date;
 }
 
-/** A customer is a member of the loyalty programme exactly while the core consent is granted. */
+/**
+ * Of these ids, the customers that exist, each with whether they are loyalty members: a customer is
+ * a member of the loyalty programme exactly while the core consent is granted. One statement for any
+ * number of customers (an event batch asks for all of its customers at once).
+ */
+export async function loyaltyMemberships(
+  db: Db,
+  customerIds: readonly string[],
+): Promise<Map<string, boolean>> {
+  const ids = [...new Set(customerIds.filter((id) => UUID.test(id)).map((id) => id.toLowerCase()))];
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('customers as c')
+    .leftJoin('customer_consents as cc', (join) =>
+      join.onRef('cc.customer_id', '=', 'c.id').on('cc.slug', '=', LOYALTY_CORE_CONSENT),
+    )
+    .select(['c.id', 'cc.granted'])
+    .where(sql<boolean>`c.id = any(${ids}::uuid[])`)
+    .execute();
+  return new Map(rows.map((row) => [row.id, row.granted === true]));
+}
+
+/** Whether this customer is a loyalty member (see loyaltyMemberships). */
 export async function isLoyaltyMember(db: Db, customerId: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('customer_consents')
-    .select('granted')
-    .where('customer_id', '=', customerId)
-    .where('slug', '=', LOYALTY_CORE_CONSENT)
-    .executeTakeFirst();
-  return row?.granted === true;
+  return (await loyaltyMemberships(db, [customerId])).get(customerId.toLowerCase()) === true;
 }
 
 /** Every consent record of a customer (consents without a record count as not granted). */

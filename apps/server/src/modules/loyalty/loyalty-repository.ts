@@ -1,12 +1,8 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
-import {
-  LOYALTY_CORE_CONSENT,
-  type LoyaltyEventType,
-  type LoyaltyHistoryEntry,
-  type TierSlug,
-} from '@roadpass/contracts';
+import { type LoyaltyEventType, type LoyaltyHistoryEntry, type TierSlug } from '@roadpass/contracts';
 import type { Database } from '../../db/schema.js';
 import type { LoyaltyEventTable } from '../../db/schema-loyalty.js';
+import { loyaltyMemberships } from '../consents/consent-repository.js';
 import type { Lot } from './loyalty-rules.js';
 
 /** The database or a transaction: every query here runs on either. */
@@ -71,9 +67,6 @@ function toAccount(row: AccountRow): LoyaltyAccount {
   };
 }
 
-/** Customer ids are uuids: anything else names no customer (and must not reach a uuid cast). */
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /**
  * The loyalty SQL, nothing else: no rules here (they are in loyalty-rules.ts) and no transaction
  * handling (the service opens one and hands it in). The statements of a batch take all its customers
@@ -120,20 +113,8 @@ export function loyaltyQueries(db: Executor) {
       return toAccount(row);
     },
 
-    /** Of these ids, the customers that exist, each with whether they are loyalty members (core consent). */
-    async memberships(customerIds: readonly string[]): Promise<Map<string, boolean>> {
-      const ids = [...new Set(customerIds.filter((id) => UUID.test(id)).map((id) => id.toLowerCase()))];
-      if (ids.length === 0) return new Map();
-      const rows = await db
-        .selectFrom('customers as c')
-        .leftJoin('customer_consents as cc', (join) =>
-          join.onRef('cc.customer_id', '=', 'c.id').on('cc.slug', '=', LOYALTY_CORE_CONSENT),
-        )
-        .select(['c.id', 'cc.granted'])
-        .where(sql<boolean>`c.id = any(${ids}::uuid[])`)
-        .execute();
-      return new Map(rows.map((row) => [row.id, row.granted === true]));
-    },
+    /** Of these ids, the customers that exist, each with whether they are loyalty members. */
+    memberships: (customerIds: readonly string[]) => loyaltyMemberships(db, customerIds),
 
     /**
      * The accounts of these customers, created if missing, locked until the transaction ends: every
