@@ -1,4 +1,4 @@
-import type { ContentCollection, LoginStatus } from '@roadpass/contracts';
+import type { ContentCollection, LoginStatus, PasswordResponse } from '@roadpass/contracts';
 
 export const demoLoginStatus: LoginStatus = {
   legalEntityId: 10,
@@ -21,3 +21,17 @@ export function contentCollection(
 ): ContentCollection {
   return { collection: 'loyalty-program', locale: `${language}-${country}`, language, texts };
 }
+
+/** The password policy the server serves (GET password): what both password form tests render. */
+export const passwordPolicy: PasswordResponse = {
+  body: { PasswordRTO: { password: null, passwordOld: null } },
+  meta: {
+    metaDataList: [
+      { attribute: 'passwordOld', validator: 'required', parameter: 'true' },
+      { attribute: 'password', validator: 'required', parameter: 'true' },
+      { attribute: 'password', validator: 'rangelength', parameter: '10:128' },
+      { attribute: 'password', validator: 'notCommon', parameter: 'true' },
+      { attribute: 'password', validator: 'differsFrom', parameter: 'passwordOld' },
+    ],
+  },
+};

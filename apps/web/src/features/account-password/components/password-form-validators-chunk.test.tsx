@@ -1,9 +1,10 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { apiPaths, type PasswordResponse } from '@roadpass/contracts';
+import { apiPaths } from '@roadpass/contracts';
 import { i18n } from '@/lib/i18n/i18n';
 import { createFakeHttpClient } from '@/testing/fake-http-client';
+import { passwordPolicy } from '@/testing/fixtures';
 import { renderWithProviders } from '@/testing/render';
 import english from '../../../../../../content/translations/en.json';
 import { PasswordForm } from './password-form';
@@ -22,18 +23,6 @@ vi.mock('@/lib/forms/custom-validators', async (importOriginal) => {
   return importOriginal();
 });
 
-const policy: PasswordResponse = {
-  body: { PasswordRTO: { password: null, passwordOld: null } },
-  meta: {
-    metaDataList: [
-      { attribute: 'passwordOld', validator: 'required', parameter: 'true' },
-      { attribute: 'password', validator: 'required', parameter: 'true' },
-      { attribute: 'password', validator: 'rangelength', parameter: '10:128' },
-      { attribute: 'password', validator: 'notCommon', parameter: 'true' },
-    ],
-  },
-};
-
 describe('password form before its validators have come', () => {
   beforeAll(() => {
     i18n.addResourceBundle('en', 'translation', english, true, true);
@@ -41,7 +30,7 @@ describe('password form before its validators have come', () => {
 
   it('shows the policy while typing, claims no unchecked rule, and a submit waits for the check', async () => {
     const put = vi.fn(async () => ({}) as never);
-    const http = createFakeHttpClient({ get: vi.fn(async () => policy as never), put });
+    const http = createFakeHttpClient({ get: vi.fn(async () => passwordPolicy as never), put });
     renderWithProviders(<PasswordForm />, { http });
     const user = userEvent.setup();
     await user.type(await screen.findByLabelText(/^Current password/), 'old-secret-phrase');

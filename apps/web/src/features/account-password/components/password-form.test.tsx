@@ -1,31 +1,19 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { apiPaths, type PasswordResponse } from '@roadpass/contracts';
+import { apiPaths } from '@roadpass/contracts';
 import { HttpError } from '@/lib/http';
 import { i18n } from '@/lib/i18n/i18n';
 import { createFakeHttpClient } from '@/testing/fake-http-client';
+import { passwordPolicy } from '@/testing/fixtures';
 import { renderWithProviders } from '@/testing/render';
 import english from '../../../../../../content/translations/en.json';
 import { PasswordForm } from './password-form';
 
-const policy: PasswordResponse = {
-  body: { PasswordRTO: { password: null, passwordOld: null } },
-  meta: {
-    metaDataList: [
-      { attribute: 'passwordOld', validator: 'required', parameter: 'true' },
-      { attribute: 'password', validator: 'required', parameter: 'true' },
-      { attribute: 'password', validator: 'rangelength', parameter: '10:128' },
-      { attribute: 'password', validator: 'notCommon', parameter: 'true' },
-      { attribute: 'password', validator: 'differsFrom', parameter: 'passwordOld' },
-    ],
-  },
-};
-
 function renderForm(put = vi.fn(async () => ({}) as never)) {
   const get = vi.fn(async (url: string) => {
     expect(url).toBe(apiPaths.password);
-    return policy as never;
+    return passwordPolicy as never;
   });
   const http = createFakeHttpClient({ get, put });
   renderWithProviders(<PasswordForm />, { http });
