@@ -14,6 +14,7 @@ import errors, { sendFrameworkError, writeClientError } from './plugins/errors.j
 import faultInjection from './plugins/fault-injection.js';
 import securityHeaders from './plugins/security-headers.js';
 import rateLimits from './plugins/rate-limits.js';
+import readCaches from './plugins/read-caches.js';
 import requestLog, { loggerOptions, requestLogOptions } from './plugins/request-log.js';
 import identityProviderPlugin from './idp/identity-provider-plugin.js';
 import { createCustomerRepository } from './modules/customers/customer-repository.js';
@@ -106,6 +107,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   await app.register(errors);
   await app.register(compression, { precompressedRoutes: webAppFileRoutes });
   await app.register(database, { config, ...(options.db ? { db: options.db } : {}) });
+  await app.register(readCaches);
   if (config.seedDemoData) await startStep('demo data', () => seedDemoData(app.db, loyaltyContent));
   await app.register(swagger, {
     // Only the API (routes with tags) is documented, not the sign-in pages or static files.
@@ -167,7 +169,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   // 3. API and configuration.
   await app.register(runtimeConfigRoutes, { config });
   await app.register(contentRoutes, { translations });
-  await app.register(loginStatusRoutes, { customers });
+  await app.register(loginStatusRoutes, { customers, cache: app.readCaches.customers });
   await app.register(personalDataRoutes, { customers, rules: accountRules, emailChange, translations });
   await app.register(passwordRoutes, { customers, rules: accountRules, translations });
   await app.register(loyaltyContentRoutes, { content: loyaltyContent, contentDir: config.contentDir });

@@ -6,6 +6,16 @@ import type { Database } from './schema.js';
 
 export type Db = Kysely<Database>;
 
+/** Where a Db's data lives, for what needs a connection of its own (the change listener). */
+export type DatabaseSource = { kind: 'postgres'; url: string } | { kind: 'pglite'; pglite: PGlite };
+
+const sources = new WeakMap<Db, DatabaseSource>();
+
+/** The source of a Db opened by openDatabase; undefined for one built elsewhere. */
+export function databaseSource(db: Db): DatabaseSource | undefined {
+  return sources.get(db);
+}
+
 export interface DatabaseOptions {
   /** postgres://… for a PostgreSQL server; undefined for embedded PGlite. */
   databaseUrl: string | undefined;
@@ -23,7 +33,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Db> {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
     // An idle client losing its connection must not crash the process.
     pool.on('error', () => undefined);
-    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    sources.set(db, { kind: 'postgres', url: options.databaseUrl });
+    return db;
   }
   if (!options.dataDir.startsWith('memory://')) await mkdir(options.dataDir, { recursive: true });
   const pglite = await PGlite.create(
@@ -31,5 +43,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Db> {
       ? { dataDir: options.dataDir, loadDataDir: options.loadDataDir }
       : { dataDir: options.dataDir },
   );
-  return new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
+  const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
+  sources.set(db, { kind: 'pglite', pglite });
+  return db;
 }

@@ -17,11 +17,21 @@ export default fp(
     const key = await getOrCreateSecret(app.db, 'anti-forgery-key', () => randomSecret());
     const tokenFor = (customerId: string, sessionId = '') =>
       createHmac('sha256', key).update(`${customerId}.${sessionId}`).digest('base64url');
+    // A verified token's identity is one object for all its requests: its HMAC is computed once.
+    const tokens = new WeakMap<object, string>();
+    const tokenOf = (customer: { customerId: string; sessionId: string | undefined }) => {
+      let token = tokens.get(customer);
+      if (token === undefined) {
+        token = tokenFor(customer.customerId, customer.sessionId);
+        tokens.set(customer, token);
+      }
+      return token;
+    };
 
     app.addHook('onRequest', async (request, reply) => {
       const customer = request.customer;
       if (!customer) return;
-      const expected = tokenFor(customer.customerId, customer.sessionId);
+      const expected = tokenOf(customer);
       if (request.method === 'GET' || request.method === 'HEAD') {
         reply.header(CSRF_HEADER, expected);
         return;

@@ -1,3 +1,5 @@
+import { Agent, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiPaths } from '@roadpass/contracts';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
@@ -47,6 +49,55 @@ describe('bearer authentication of the API', () => {
     expect(res.headers['www-authenticate']).toBe(
       'Bearer realm="roadpass", error="invalid_token", error_description="The access token is not valid for this service"',
     );
+  });
+});
+
+describe('one keep-alive connection, several tokens', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterAll(() => t?.close());
+
+  it('answers each call for the token it carries, not the connection’s last one', async () => {
+    const { port } = t.app.server.address() as AddressInfo;
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const call = (authorization: string) =>
+      new Promise<{ status: number; firstName?: string; reused: boolean }>((resolve, reject) => {
+        const req = httpRequest(
+          { host: '127.0.0.1', port, path: apiPaths.loginStatus, agent, headers: { authorization } },
+          (res) => {
+            let body = '';
+            res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+            res.on('end', () =>
+              resolve({
+                status: res.statusCode!,
+                firstName: res.statusCode === 200 ? JSON.parse(body).user.firstName : undefined,
+                reused: req.reusedSocket,
+              }),
+            );
+          },
+        );
+        req.on('error', reject);
+        req.end();
+      });
+    const dora = await signIn(t.app, { email: 'demo.de@example.com', password: 'Demo-2026!' });
+    const lukas = await signIn(t.app, { email: 'demo.at@example.com', password: 'Demo-2026!' });
+    try {
+      expect(await call(`Bearer ${dora.accessToken}`)).toMatchObject({ status: 200, firstName: 'Dora' });
+      expect(await call(`Bearer ${dora.accessToken}`)).toMatchObject({ status: 200, reused: true });
+      expect(await call(`Bearer ${lukas.accessToken}`)).toMatchObject({
+        status: 200,
+        firstName: 'Lukas',
+        reused: true,
+      });
+      const tampered = `Bearer ${dora.accessToken.slice(0, -4)}AAAA`;
+      expect(await call(tampered)).toMatchObject({ status: 401, reused: true });
+      expect(await call(`Bearer ${dora.accessToken}`)).toMatchObject({ status: 200, firstName: 'Dora' });
+    } finally {
+      agent.destroy();
+    }
   });
 });
 

@@ -41,11 +41,16 @@ export class VerifiedTokenCache {
   get(token: string): JWTPayload | undefined {
     const payload = this.entries.get(token);
     if (!payload) return undefined;
-    if (typeof payload.exp !== 'number' || payload.exp <= this.nowSeconds()) {
+    if (!this.isCurrent(payload)) {
       this.entries.delete(token);
       return undefined;
     }
     return payload;
+  }
+
+  /** Whether a verified token's payload has not expired yet. */
+  isCurrent(payload: JWTPayload): boolean {
+    return typeof payload.exp === 'number' && payload.exp > this.nowSeconds();
   }
 
   set(token: string, payload: JWTPayload): void {
@@ -59,6 +64,17 @@ export class VerifiedTokenCache {
   get size(): number {
     return this.entries.size;
   }
+}
+
+/**
+ * The last verified token a connection presented, kept on the connection: a keep-alive connection
+ * (a browser's, the native app's) sends the same Authorization header on every call, and comparing it
+ * with the last one costs less than hashing its kilobyte again for the cache's lookup (about 4 % of a
+ * call answered from the read caches).
+ */
+const LAST_TOKEN = Symbol('roadpass.lastVerifiedToken');
+interface RemembersToken {
+  [LAST_TOKEN]?: { header: string; payload: JWTPayload };
 }
 
 /**
@@ -88,11 +104,40 @@ export default fp<{ config: AppConfig }>(
       return payload;
     }
 
+    /** The identity of a verified token, built once per token (it never changes; nobody modifies it). */
+    const identities = new WeakMap<JWTPayload, CustomerIdentity>();
+    function identityOf(payload: JWTPayload): CustomerIdentity {
+      let identity = identities.get(payload);
+      if (!identity) {
+        const legalEntity = payload.legal_entity;
+        identity = Object.freeze({
+          customerId: payload.sub!,
+          sessionId: typeof payload.sid === 'string' ? payload.sid : undefined,
+          legalEntityId: typeof legalEntity === 'number' ? legalEntity : Number(legalEntity) || undefined,
+          claims: payload,
+        });
+        identities.set(payload, identity);
+      }
+      return identity;
+    }
+
     app.addHook('onRequest', async (request, reply) => {
       if (!request.url.startsWith('/api/') || request.routeOptions.config.public) return;
       // A customer's data (and the refusal to show it) is never kept by a browser or a proxy cache.
       reply.header('cache-control', 'no-store');
       const header = request.headers.authorization;
+      // A token verified before (only well-formed ones ever are) skips the format check too.
+      const connection = request.raw.socket as unknown as RemembersToken;
+      const last = connection[LAST_TOKEN];
+      let known = last && last.header === header && cache.isCurrent(last.payload) ? last.payload : undefined;
+      if (!known && header?.startsWith('Bearer ')) {
+        known = cache.get(header.slice(7));
+        if (known) connection[LAST_TOKEN] = { header, payload: known };
+      }
+      if (known) {
+        request.customer = identityOf(known);
+        return checkCustomerRateLimit(app.customerRateLimit, request, reply);
+      }
       const match = header && /^Bearer ([A-Za-z0-9\-_=]+\.[A-Za-z0-9\-_=]+\.[A-Za-z0-9\-_=]*)$/.exec(header);
       if (!match) {
         // RFC 6750 §3: a request without (usable) credentials gets the challenge alone.
@@ -113,13 +158,8 @@ export default fp<{ config: AppConfig }>(
         );
         throw ApiError.unauthorized(description);
       }
-      const legalEntity = payload.legal_entity;
-      request.customer = {
-        customerId: payload.sub!,
-        sessionId: typeof payload.sid === 'string' ? payload.sid : undefined,
-        legalEntityId: typeof legalEntity === 'number' ? legalEntity : Number(legalEntity) || undefined,
-        claims: payload,
-      };
+      connection[LAST_TOKEN] = { header: header!, payload };
+      request.customer = identityOf(payload);
       return checkCustomerRateLimit(app.customerRateLimit, request, reply);
     });
   },

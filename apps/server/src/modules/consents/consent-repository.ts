@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { LOYALTY_CORE_CONSENT } from '@roadpass/contracts';
+import { changeNotices } from '../../db/change-notices.js';
 import type { Db } from '../../db/database.js';
 
 /** Customer ids are uuids: anything else names no customer (and must not reach a uuid cast). */
@@ -78,6 +79,8 @@ export async function saveConsent(
     )
     .returning(['slug', 'legal_entity_id', 'granted', 'updated_at'])
     .executeTakeFirstOrThrow();
+  // Membership may have changed: this process's loyalty caches drop the customer at once.
+  changeNotices(db).publish('loyalty', change.customerId);
   return {
     slug: row.slug,
     legalEntityId: row.legal_entity_id,

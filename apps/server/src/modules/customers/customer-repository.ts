@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { changeNotices } from '../../db/change-notices.js';
 import type { Db } from '../../db/database.js';
 import type { CustomerRow, CustomerUpdate, NewCustomerRow } from '../../db/schema.js';
 import { decoyPasswordHash, hashPassword, verifyPassword } from '../../lib/password-hash.js';
@@ -30,6 +31,8 @@ function withoutHash(row: CustomerRow): Customer {
 }
 
 export function createCustomerRepository(db: Db): CustomerRepository {
+  /** After a write commits: this process's caches drop the customer at once (decision 0011). */
+  const changed = (id: string) => changeNotices(db).publish('customer', id);
   const byEmail = (email: string) =>
     db
       .selectFrom('customers')
@@ -58,6 +61,7 @@ export function createCustomerRepository(db: Db): CustomerRepository {
         .values({ ...customer, email: customer.email.trim(), password_hash: await hashPassword(password) })
         .returningAll()
         .executeTakeFirstOrThrow();
+      changed(row.id);
       return withoutHash(row);
     },
     async update(id, changes) {
@@ -66,7 +70,8 @@ export function createCustomerRepository(db: Db): CustomerRepository {
         .set({ ...changes, updated_at: new Date() })
         .where('id', '=', id)
         .returningAll()
-        .executeTakeFirstOrThrow();
+        .executeTakeFirstOrThrow()
+        .finally(() => changed(id));
       return withoutHash(row);
     },
     async hasPassword(id, password) {
@@ -83,6 +88,7 @@ export function createCustomerRepository(db: Db): CustomerRepository {
         .set({ password_hash: passwordHash, updated_at: new Date() })
         .where('id', '=', id)
         .execute();
+      changed(id);
     },
   };
 }

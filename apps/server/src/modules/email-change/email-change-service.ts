@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { appPaths } from '@roadpass/contracts';
+import { changeNotices } from '../../db/change-notices.js';
 import type { Db } from '../../db/database.js';
 import { ApiError } from '../../lib/api-error.js';
 import { hashToken, isTokenShaped, newToken } from '../../lib/single-use-token.js';
@@ -186,6 +187,7 @@ export function createEmailChangeService({
           }
           throw error;
         });
+      changeNotices(db).publish('customer', after.customer_id);
       const values = { name: before.first_name, email: after.new_email };
       await sender.sendEmail({
         to: before.email,

@@ -19,9 +19,9 @@ export const loyaltyModule: FastifyPluginAsync<{
   customers: CustomerRepository;
   content: LoyaltyContent;
 }> = async (app, { config, customers, content }) => {
-  const service = createLoyaltyService({ db: app.db, content });
+  const service = createLoyaltyService({ db: app.db, content, cache: app.readCaches.loyalty });
 
-  await app.register(loyaltyRoutes, { db: app.db, customers, service });
+  await app.register(loyaltyRoutes, { customers, service });
 
   // Tokens come from the external realm's service account, or from the embedded provider's service
   // client when it has a secret (none in production unless LOYALTY_CLIENT_SECRET is set).

@@ -1,5 +1,10 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
-import { type LoyaltyEventType, type LoyaltyHistoryEntry, type TierSlug } from '@roadpass/contracts';
+import {
+  LOYALTY_CORE_CONSENT,
+  type LoyaltyEventType,
+  type LoyaltyHistoryEntry,
+  type TierSlug,
+} from '@roadpass/contracts';
 import type { Database } from '../../db/schema.js';
 import type { LoyaltyEventTable } from '../../db/schema-loyalty.js';
 import { loyaltyMemberships } from '../consents/consent-repository.js';
@@ -67,6 +72,9 @@ function toAccount(row: AccountRow): LoyaltyAccount {
   };
 }
 
+/** Customer ids are uuids: anything else names no customer (and must not reach a uuid cast). */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /**
  * The loyalty SQL, nothing else: no rules here (they are in loyalty-rules.ts) and no transaction
  * handling (the service opens one and hands it in). The statements of a batch take all its customers
@@ -87,6 +95,34 @@ export function loyaltyQueries(db: Executor) {
       )
       ${returning ? sql`returning id, customer_id, seq` : sql``}`.execute(db);
   };
+
+  /** A history page as the JSON text of its array: see historyEntries below. */
+  async function historyEntriesJson(
+    customerId: string,
+    lowExclusive: number,
+    highInclusive: number,
+  ): Promise<string> {
+    const iso = (column: 'occurred_at' | 'expires_at') =>
+      sql`to_char(${sql.ref(column)} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+    const row = await db
+      .selectFrom('loyalty_events')
+      .select(
+        sql<string>`coalesce(json_agg(json_build_object(
+          'id', id::text,
+          'type', type,
+          'points', points,
+          'tier', tier_after,
+          'occurredAt', ${iso('occurred_at')},
+          'expirationDate', ${iso('expires_at')},
+          'description', description
+        ) order by seq desc), '[]')::text`.as('page'),
+      )
+      .where('customer_id', '=', customerId)
+      .where('seq', '>', lowExclusive)
+      .where('seq', '<=', highInclusive)
+      .executeTakeFirstOrThrow();
+    return row.page;
+  }
 
   return {
     async findAccount(customerId: string): Promise<LoyaltyAccount | undefined> {
@@ -285,32 +321,63 @@ export function loyaltyQueries(db: Executor) {
      * History entries with seq in (lowExclusive, highInclusive], newest first: an index range on
      * (customer_id, seq). The page comes back as one JSON text built by the database, because PGlite
      * hands rows over value by value through WebAssembly: one text costs half as much as 100 rows.
+     * `historyEntriesJson` answers that text as it is (members' calls pass it through).
      */
+    historyEntriesJson,
+
+    /** The same page, parsed (operator command, tests). */
     async historyEntries(
       customerId: string,
       lowExclusive: number,
       highInclusive: number,
     ): Promise<LoyaltyHistoryEntry[]> {
-      const iso = (column: 'occurred_at' | 'expires_at') =>
-        sql`to_char(${sql.ref(column)} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+      return JSON.parse(
+        await historyEntriesJson(customerId, lowExclusive, highInclusive),
+      ) as LoyaltyHistoryEntry[];
+    },
+
+    /**
+     * In one read without locks, what a member's calls answer from: whether the customer exists and
+     * is a member (the core consent granted, as loyaltyMemberships says), their account if they have
+     * one, and the first moment something of it falls due (the earliest open lot's expiry or the
+     * tier's date; null when nothing ever will). Undefined for an unknown customer.
+     */
+    async memberState(customerId: string): Promise<
+      | {
+          member: boolean;
+          account: LoyaltyAccount | undefined;
+          dueAt: Date | null;
+        }
+      | undefined
+    > {
+      if (!UUID.test(customerId)) return undefined;
       const row = await db
-        .selectFrom('loyalty_events')
-        .select(
-          sql<string>`coalesce(json_agg(json_build_object(
-            'id', id::text,
-            'type', type,
-            'points', points,
-            'tier', tier_after,
-            'occurredAt', ${iso('occurred_at')},
-            'expirationDate', ${iso('expires_at')},
-            'description', description
-          ) order by seq desc), '[]')::text`.as('page'),
+        .selectFrom('customers as c')
+        .leftJoin('customer_consents as cc', (join) =>
+          join.onRef('cc.customer_id', '=', 'c.id').on('cc.slug', '=', LOYALTY_CORE_CONSENT),
         )
-        .where('customer_id', '=', customerId)
-        .where('seq', '>', lowExclusive)
-        .where('seq', '<=', highInclusive)
-        .executeTakeFirstOrThrow();
-      return JSON.parse(row.page) as LoyaltyHistoryEntry[];
+        .leftJoin('loyalty_accounts as a', 'a.customer_id', 'c.id')
+        .select(['cc.granted', ...accountColumns.map((c) => `a.${c}` as const)])
+        .select((eb) =>
+          eb
+            .selectFrom('loyalty_events as e')
+            .select((e) => e.fn.min('e.expires_at').as('first'))
+            .whereRef('e.customer_id', '=', 'c.id')
+            .where('e.remaining_points', '>', 0)
+            .as('first_lot_expiry'),
+        )
+        .where('c.id', '=', customerId)
+        .executeTakeFirst();
+      if (!row) return undefined;
+      const account = row.customer_id === null ? undefined : toAccount(row as AccountRow);
+      const dues = [row.first_lot_expiry, account?.tierExpirationDate]
+        .filter((d): d is Date => d instanceof Date || typeof d === 'string')
+        .map((d) => new Date(d).getTime());
+      return {
+        member: row.granted === true,
+        account,
+        dueAt: dues.length > 0 ? new Date(Math.min(...dues)) : null,
+      };
     },
 
     async findPartnerCode(customerId: string, slug: string): Promise<PartnerCodeRow | undefined> {

@@ -5,7 +5,9 @@ import type {
   LoyaltyTierDetails,
   TierSlug,
 } from '@roadpass/contracts';
+import { changeNotices } from '../../db/change-notices.js';
 import type { Db } from '../../db/database.js';
+import type { InvalidatingCache } from '../../lib/invalidating-cache.js';
 import type { LoyaltyContent, RewardRule } from '../content/loyalty-content.js';
 import {
   createLedgerBatch,
@@ -44,6 +46,18 @@ export interface LoyaltyServiceDeps {
   db: Db;
   content: LoyaltyContent;
   clock?: Clock;
+  /** The instance's loyalty read cache (decision 0011); without it every member call reads the database. */
+  cache?: InvalidatingCache<unknown>;
+}
+
+/** What a member's calls answer from, as of a moment: see `memberState`. */
+export interface MemberState {
+  details: LoyaltyTierDetails;
+  /** `details` as JSON, made once for every call it answers. */
+  detailsJson: string;
+  eventCount: number;
+  /** The state holds until this moment (ms since the epoch): then something falls due. */
+  validUntil: number;
 }
 
 /** Lets pending I/O (other requests) run between the statements of a batch's transaction. */
@@ -65,7 +79,11 @@ const INSERT_CHUNK = 100;
  * rules of loyalty-rules.ts) and writes the result with a few multi-row statements. One event, and
  * one customer's expiry, are batches of one: there is one code path.
  */
-export function createLoyaltyService({ db, content, clock = systemClock }: LoyaltyServiceDeps) {
+export function createLoyaltyService({ db, content, clock = systemClock, cache }: LoyaltyServiceDeps) {
+  /** After a ledger or account write commits: this process's caches drop those customers at once. */
+  const changed = (customerIds: string | readonly string[]) =>
+    changeNotices(db).publish('loyalty', customerIds);
+
   /**
    * Locks the accounts of `customerIds` (created if missing) and loads what applying `events` to
    * them at `now` needs: the entries the events' source ids already have; open lots (those due at
@@ -163,15 +181,18 @@ export function createLoyaltyService({ db, content, clock = systemClock }: Loyal
 
   /** Expiry for one customer in its own transaction; safe to run anywhere, any number of times. */
   async function expireNow(customerId: string, now: Date) {
-    return db.transaction().execute(async (tx) => {
-      const q = loyaltyQueries(tx);
-      const { ledgers, recordedAt } = await loadLedgers(q, [customerId], [], now, noPause);
-      const ledger = ledgers.get(customerKey(customerId))!;
-      const batch = createLedgerBatch(now, content.tierRules, recordedAt);
-      const expiry = batch.expireDue(ledger);
-      await writeLedgers(q, batch, ledgers, noPause);
-      return { account: ledger.account, expiry };
-    });
+    return db
+      .transaction()
+      .execute(async (tx) => {
+        const q = loyaltyQueries(tx);
+        const { ledgers, recordedAt } = await loadLedgers(q, [customerId], [], now, noPause);
+        const ledger = ledgers.get(customerKey(customerId))!;
+        const batch = createLedgerBatch(now, content.tierRules, recordedAt);
+        const expiry = batch.expireDue(ledger);
+        await writeLedgers(q, batch, ledgers, noPause);
+        return { account: ledger.account, expiry };
+      })
+      .finally(() => changed(customerId));
   }
 
   /**
@@ -185,7 +206,8 @@ export function createLoyaltyService({ db, content, clock = systemClock }: Loyal
     inputs: readonly LoyaltyEventInput[],
     now: Date = clock(),
   ): Promise<LoyaltyEventOutcome[]> {
-    return db.transaction().execute(async (tx) => {
+    let members: string[] = [];
+    const outcomes = await db.transaction().execute(async (tx) => {
       const q = loyaltyQueries(tx);
       const memberships = await q.memberships(inputs.map((e) => e.customerId));
       const membership = (e: LoyaltyEventInput) => memberships.get(customerKey(e.customerId));
@@ -195,7 +217,7 @@ export function createLoyaltyService({ db, content, clock = systemClock }: Loyal
       if (memberEvents.length === 0) return inputs.map(refused);
       await yieldToEventLoop();
 
-      const members = [...new Set(memberEvents.map((e) => customerKey(e.customerId)))];
+      members = [...new Set(memberEvents.map((e) => customerKey(e.customerId)))];
       const { ledgers, recordedAt } = await loadLedgers(q, members, memberEvents, now, yieldToEventLoop);
       const batch = createLedgerBatch(now, content.tierRules, recordedAt);
       const outcomes = inputs.map((e) =>
@@ -205,6 +227,8 @@ export function createLoyaltyService({ db, content, clock = systemClock }: Loyal
       await writeLedgers(q, batch, ledgers, yieldToEventLoop);
       return outcomes;
     });
+    if (members.length > 0) changed(members);
+    return outcomes;
   }
 
   /**
@@ -215,8 +239,53 @@ export function createLoyaltyService({ db, content, clock = systemClock }: Loyal
   async function currentAccount(customerId: string, now: Date): Promise<LoyaltyAccount> {
     const q = loyaltyQueries(db);
     const found = await q.accountWithDueCheck(customerId, now);
-    if (!found) return q.ensureAccount(customerId);
+    if (!found) {
+      const created = await q.ensureAccount(customerId);
+      changed(customerId);
+      return created;
+    }
     return found.due ? (await expireNow(customerId, now)).account : found.account;
+  }
+
+  const toTierDetails = (account: LoyaltyAccount): LoyaltyTierDetails => ({
+    points: account.balance,
+    tier: account.tier,
+    tierExpirationDate: account.tierExpirationDate?.toISOString() ?? null,
+    updatedAt: account.updatedAt.toISOString(),
+  });
+
+  /** Reads the member state (one statement; a first visit or something due writes first). */
+  async function loadMemberState(customerId: string, now: Date): Promise<MemberState | null> {
+    const q = loyaltyQueries(db);
+    let found = await q.memberState(customerId);
+    if (!found?.member) return null;
+    if (!found.account || (found.dueAt && found.dueAt.getTime() <= now.getTime())) {
+      await currentAccount(customerId, now);
+      found = await q.memberState(customerId);
+      if (!found?.member || !found.account) return null;
+    }
+    const details = toTierDetails(found.account);
+    return {
+      details,
+      detailsJson: JSON.stringify(details),
+      eventCount: found.account.eventCount,
+      validUntil: found.dueAt?.getTime() ?? Infinity,
+    };
+  }
+
+  /**
+   * The member's state as of `now`, null for a non-member (or unknown customer): from the cache while
+   * nothing has changed and nothing is due, else read (after applying what is due, product decisions
+   * §4, and creating the account on a first visit).
+   */
+  async function memberState(customerId: string, now: Date = clock()): Promise<MemberState | null> {
+    const id = customerKey(customerId);
+    if (!cache) return loadMemberState(id, now);
+    const load = async () => {
+      const value = await loadMemberState(id, now);
+      return { value, validUntil: value?.validUntil ?? Infinity };
+    };
+    return (await cache.get(id, 'state', load, now.getTime())) as MemberState | null;
   }
 
   return {
@@ -252,13 +321,39 @@ export function createLoyaltyService({ db, content, clock = systemClock }: Loyal
 
     /** Tier details of spec §3 for a member, after applying what is due. */
     async tierDetails(customerId: string, now: Date = clock()): Promise<LoyaltyTierDetails> {
-      const account = await currentAccount(customerId, now);
-      return {
-        points: account.balance,
-        tier: account.tier,
-        tierExpirationDate: account.tierExpirationDate?.toISOString() ?? null,
-        updatedAt: account.updatedAt.toISOString(),
+      return toTierDetails(await currentAccount(customerId, now));
+    },
+
+    memberState,
+
+    /**
+     * One history page as the JSON text of LoyaltyHistoryPage, for the members' call: the entries as
+     * the database builds them, passed through (not parsed and serialised again). Null for a
+     * non-member. Cached with the member's state, and like it dropped when anything of theirs changes.
+     */
+    async historyJson(
+      customerId: string,
+      pageIndex: number,
+      pageSize: number,
+      now: Date = clock(),
+    ): Promise<string | null> {
+      const id = customerKey(customerId);
+      const load = async () => {
+        // The state is read inside the page's load: an invalidation before it drops both.
+        const state = await memberState(id, now);
+        if (!state) return { value: null };
+        const high = state.eventCount - pageIndex * pageSize;
+        const entries =
+          high > 0
+            ? await loyaltyQueries(db).historyEntriesJson(id, Math.max(0, high - pageSize), high)
+            : '[]';
+        const value =
+          `{"content":${entries},"totalPages":${Math.ceil(state.eventCount / pageSize)},` +
+          `"totalElements":${state.eventCount},"pageIndex":${pageIndex},"pageSize":${pageSize}}`;
+        return { value, validUntil: state.validUntil };
       };
+      if (!cache) return (await load()).value;
+      return (await cache.get(id, `history:${pageIndex}:${pageSize}`, load, now.getTime())) as string | null;
     },
 
     /**

@@ -6,6 +6,7 @@ import {
   type MetaDataList,
   type PendingMobilePhone,
 } from '@roadpass/contracts';
+import { changeNotices } from '../../db/change-notices.js';
 import type { Db } from '../../db/database.js';
 import { ApiError } from '../../lib/api-error.js';
 import { getOrCreateSecret, randomSecret } from '../../lib/app-secrets.js';
@@ -263,6 +264,7 @@ export function createMobileService({
           .where('id', '=', customer.id)
           .execute();
       });
+      changeNotices(db).publish('customer', customer.id);
       return service.state(customer);
     },
   };
