@@ -89,6 +89,11 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     // Requests refused before any route runs get the API's error shape too.
     frameworkErrors: (error, _request, reply) => sendFrameworkError(error, reply),
     clientErrorHandler: writeClientError,
+    // A plugin may take this long to start. Opening a new embedded database (initdb, migrations, demo
+    // data) takes 5 s on an idle two-core machine and about 20 s under load; with PGlite in its own
+    // thread Fastify's 10 s default really applies (decision 0012). Each start step still says which
+    // step failed, and the server's start-up lock bounds the wait for another instance.
+    pluginTimeout: 120_000,
   });
 
   // Bodies are validated as sent (a number where a string belongs is a type error); path, query and

@@ -1,13 +1,18 @@
 import { mkdir } from 'node:fs/promises';
-import { PGlite } from '@electric-sql/pglite';
-import { Kysely, PGliteDialect, PostgresDialect } from 'kysely';
+import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { PGliteWorkerClient, PGliteWorkerDialect } from './pglite-client.js';
 import type { Database } from './schema.js';
 
 export type Db = Kysely<Database>;
 
+/** The embedded database's LISTEN, as PGlite's own: answers the function that stops listening. */
+export interface EmbeddedDatabase {
+  listen(channel: string, callback: (payload: string) => void): Promise<() => Promise<void>>;
+}
+
 /** Where a Db's data lives, for what needs a connection of its own (the change listener). */
-export type DatabaseSource = { kind: 'postgres'; url: string } | { kind: 'pglite'; pglite: PGlite };
+export type DatabaseSource = { kind: 'postgres'; url: string } | { kind: 'pglite'; pglite: EmbeddedDatabase };
 
 const sources = new WeakMap<Db, DatabaseSource>();
 
@@ -27,7 +32,10 @@ export interface DatabaseOptions {
   loadDataDir?: Blob;
 }
 
-/** Opens the database: a PostgreSQL server when a URL is given, else embedded PGlite. */
+/**
+ * Opens the database: a PostgreSQL server when a URL is given, else embedded PGlite in a worker thread
+ * of its own (docs/decisions/0012-pglite-worker.md); db.destroy() closes it and ends the thread.
+ */
 export async function openDatabase(options: DatabaseOptions): Promise<Db> {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
@@ -38,12 +46,15 @@ export async function openDatabase(options: DatabaseOptions): Promise<Db> {
     return db;
   }
   if (!options.dataDir.startsWith('memory://')) await mkdir(options.dataDir, { recursive: true });
-  const pglite = await PGlite.create(
+  const client = await PGliteWorkerClient.start(
     options.loadDataDir
       ? { dataDir: options.dataDir, loadDataDir: options.loadDataDir }
       : { dataDir: options.dataDir },
   );
-  const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
-  sources.set(db, { kind: 'pglite', pglite });
+  const db = new Kysely<Database>({ dialect: new PGliteWorkerDialect(client) });
+  sources.set(db, {
+    kind: 'pglite',
+    pglite: { listen: (channel, callback) => client.listen(channel, callback) },
+  });
   return db;
 }

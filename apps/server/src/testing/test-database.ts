@@ -67,7 +67,7 @@ export async function createMigratedTestDatabase(): Promise<TestDatabase> {
  * loading this dump takes a fraction of that (the suites open hundreds of databases).
  */
 let clusterDump: Promise<Blob> | undefined;
-function emptyClusterDump(): Promise<Blob> {
+export function emptyClusterDump(): Promise<Blob> {
   clusterDump ??= (async () => {
     const entry = fileURLToPath(import.meta.resolve('@electric-sql/pglite'));
     const manifest = path.join(
