@@ -4,6 +4,7 @@ import type { Db } from '../db/database.js';
 import { createCustomerRepository, type Customer } from '../modules/customers/customer-repository.js';
 import type { Clock } from '../modules/loyalty/loyalty-rules.js';
 import type { LoyaltyService } from '../modules/loyalty/loyalty-service.js';
+import { isCustomerId } from '../lib/customer-id.js';
 
 export interface CliIo {
   out(text: string): void;
@@ -62,11 +63,9 @@ export function required<Names extends string>(
   }
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export async function findCustomer(db: Db, emailOrId: string): Promise<Customer> {
   const customers = createCustomerRepository(db);
-  const customer = UUID.test(emailOrId)
+  const customer = isCustomerId(emailOrId)
     ? await customers.findById(emailOrId.toLowerCase())
     : await customers.findByEmail(emailOrId);
   if (!customer) throw new Refusal(`No customer has the e-mail or id "${emailOrId}"`);

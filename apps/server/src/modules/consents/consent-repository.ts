@@ -1,10 +1,8 @@
-import { sql } from 'kysely';
+import { sql, type Expression } from 'kysely';
 import { LOYALTY_CORE_CONSENT } from '@roadpass/contracts';
 import { changeNotices } from '../../db/change-notices.js';
 import type { Db } from '../../db/database.js';
-
-/** Customer ids are uuids: anything else names no customer (and must not reach a uuid cast). */
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isCustomerId } from '../../lib/customer-id.js';
 
 /** A customer's saved answer to one consent. */
 export interface ConsentRecord {
@@ -15,25 +13,30 @@ export interface ConsentRecord {
 }
 
 /**
- * Of these ids, the customers that exist, each with whether they are loyalty members: a customer is
- * a member of the loyalty programme exactly while the core consent is granted. One statement for any
- * number of customers (an event batch asks for all of its customers at once).
+ * The loyalty membership rule, as SQL for the customer whose id `customerId` gives (a column of the
+ * enclosing query): a customer is a member of the loyalty programme exactly while the core consent is
+ * granted. Every query that asks about membership uses this one expression.
+ */
+export const isLoyaltyMemberSql = (customerId: Expression<string>) =>
+  sql<boolean>`exists (select 1 from customer_consents cc where cc.customer_id = ${customerId}
+    and cc.slug = ${LOYALTY_CORE_CONSENT} and cc.granted)`;
+
+/**
+ * Of these ids, the customers that exist, each with whether they are loyalty members. One statement
+ * for any number of customers (an event batch asks for all of its customers at once).
  */
 export async function loyaltyMemberships(
   db: Db,
   customerIds: readonly string[],
 ): Promise<Map<string, boolean>> {
-  const ids = [...new Set(customerIds.filter((id) => UUID.test(id)).map((id) => id.toLowerCase()))];
+  const ids = [...new Set(customerIds.filter(isCustomerId).map((id) => id.toLowerCase()))];
   if (ids.length === 0) return new Map();
   const rows = await db
     .selectFrom('customers as c')
-    .leftJoin('customer_consents as cc', (join) =>
-      join.onRef('cc.customer_id', '=', 'c.id').on('cc.slug', '=', LOYALTY_CORE_CONSENT),
-    )
-    .select(['c.id', 'cc.granted'])
+    .select((eb) => ['c.id', isLoyaltyMemberSql(eb.ref('c.id')).as('member')])
     .where(sql<boolean>`c.id = any(${ids}::uuid[])`)
     .execute();
-  return new Map(rows.map((row) => [row.id, row.granted === true]));
+  return new Map(rows.map((row) => [row.id, row.member === true]));
 }
 
 /** Whether this customer is a loyalty member (see loyaltyMemberships). */

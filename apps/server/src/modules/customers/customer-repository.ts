@@ -3,10 +3,9 @@ import { changeNotices } from '../../db/change-notices.js';
 import type { Db } from '../../db/database.js';
 import type { CustomerRow, CustomerUpdate, NewCustomerRow } from '../../db/schema.js';
 import { decoyPasswordHash, hashPassword, verifyPassword } from '../../lib/password-hash.js';
+import { isCustomerId } from '../../lib/customer-id.js';
 
 export type Customer = Omit<CustomerRow, 'password_hash'>;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface NewCustomer extends Omit<NewCustomerRow, 'password_hash' | 'id'> {
   password: string;
@@ -42,7 +41,7 @@ export function createCustomerRepository(db: Db): CustomerRepository {
 
   return {
     async findById(id) {
-      if (!UUID.test(id)) return undefined;
+      if (!isCustomerId(id)) return undefined;
       const row = await db.selectFrom('customers').selectAll().where('id', '=', id).executeTakeFirst();
       return row && withoutHash(row);
     },
@@ -75,7 +74,7 @@ export function createCustomerRepository(db: Db): CustomerRepository {
       return withoutHash(row);
     },
     async hasPassword(id, password) {
-      const row = UUID.test(id)
+      const row = isCustomerId(id)
         ? await db.selectFrom('customers').select('password_hash').where('id', '=', id).executeTakeFirst()
         : undefined;
       const ok = await verifyPassword(password, row?.password_hash ?? (await decoyPasswordHash()));

@@ -11,7 +11,7 @@ import { signedInCustomer, toLoginStatus } from './login-status.js';
  */
 export const loginStatusRoutes: FastifyPluginAsync<{
   customers: CustomerRepository;
-  cache?: InvalidatingCache<string>;
+  cache: InvalidatingCache<string>;
 }> = async (app, { customers, cache }) => {
   app.withTypeProvider<TypeBoxTypeProvider>().get(
     apiPaths.loginStatus,
@@ -24,7 +24,6 @@ export const loginStatusRoutes: FastifyPluginAsync<{
       },
     },
     async (request, reply) => {
-      if (!cache) return toLoginStatus(await signedInCustomer(customers, request));
       // Serialised once by the route's own serializer, then sent as it is while it holds.
       const load = async () => ({
         value: reply.serialize(toLoginStatus(await signedInCustomer(customers, request))) as string,

@@ -1,14 +1,10 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
-import {
-  LOYALTY_CORE_CONSENT,
-  type LoyaltyEventType,
-  type LoyaltyHistoryEntry,
-  type TierSlug,
-} from '@roadpass/contracts';
+import { type LoyaltyEventType, type TierSlug } from '@roadpass/contracts';
 import type { Database } from '../../db/schema.js';
 import type { LoyaltyEventTable } from '../../db/schema-loyalty.js';
-import { loyaltyMemberships } from '../consents/consent-repository.js';
+import { isLoyaltyMemberSql, loyaltyMemberships } from '../consents/consent-repository.js';
 import type { Lot } from './loyalty-rules.js';
+import { isCustomerId } from '../../lib/customer-id.js';
 
 /** The database or a transaction: every query here runs on either. */
 type Executor = Kysely<Database>;
@@ -72,9 +68,6 @@ function toAccount(row: AccountRow): LoyaltyAccount {
   };
 }
 
-/** Customer ids are uuids: anything else names no customer (and must not reach a uuid cast). */
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /**
  * The loyalty SQL, nothing else: no rules here (they are in loyalty-rules.ts) and no transaction
  * handling (the service opens one and hands it in). The statements of a batch take all its customers
@@ -96,7 +89,7 @@ export function loyaltyQueries(db: Executor) {
       ${returning ? sql`returning id, customer_id, seq` : sql``}`.execute(db);
   };
 
-  /** A history page as the JSON text of its array: see historyEntries below. */
+  /** A history page as the JSON text of its array: see historyEntriesJson below. */
   async function historyEntriesJson(
     customerId: string,
     lowExclusive: number,
@@ -321,24 +314,13 @@ export function loyaltyQueries(db: Executor) {
      * History entries with seq in (lowExclusive, highInclusive], newest first: an index range on
      * (customer_id, seq). The page comes back as one JSON text built by the database, because PGlite
      * hands rows over value by value through WebAssembly: one text costs half as much as 100 rows.
-     * `historyEntriesJson` answers that text as it is (members' calls pass it through).
+     * Members' calls pass it through as it is.
      */
     historyEntriesJson,
 
-    /** The same page, parsed (operator command, tests). */
-    async historyEntries(
-      customerId: string,
-      lowExclusive: number,
-      highInclusive: number,
-    ): Promise<LoyaltyHistoryEntry[]> {
-      return JSON.parse(
-        await historyEntriesJson(customerId, lowExclusive, highInclusive),
-      ) as LoyaltyHistoryEntry[];
-    },
-
     /**
      * In one read without locks, what a member's calls answer from: whether the customer exists and
-     * is a member (the core consent granted, as loyaltyMemberships says), their account if they have
+     * is a member (isLoyaltyMemberSql), their account if they have
      * one, and the first moment something of it falls due (the earliest open lot's expiry or the
      * tier's date; null when nothing ever will). Undefined for an unknown customer.
      */
@@ -350,14 +332,14 @@ export function loyaltyQueries(db: Executor) {
         }
       | undefined
     > {
-      if (!UUID.test(customerId)) return undefined;
+      if (!isCustomerId(customerId)) return undefined;
       const row = await db
         .selectFrom('customers as c')
-        .leftJoin('customer_consents as cc', (join) =>
-          join.onRef('cc.customer_id', '=', 'c.id').on('cc.slug', '=', LOYALTY_CORE_CONSENT),
-        )
         .leftJoin('loyalty_accounts as a', 'a.customer_id', 'c.id')
-        .select(['cc.granted', ...accountColumns.map((c) => `a.${c}` as const)])
+        .select((eb) => [
+          isLoyaltyMemberSql(eb.ref('c.id')).as('member'),
+          ...accountColumns.map((c) => `a.${c}` as const),
+        ])
         .select((eb) =>
           eb
             .selectFrom('loyalty_events as e')
@@ -374,7 +356,7 @@ export function loyaltyQueries(db: Executor) {
         .filter((d): d is Date => d instanceof Date || typeof d === 'string')
         .map((d) => new Date(d).getTime());
       return {
-        member: row.granted === true,
+        member: row.member === true,
         account,
         dueAt: dues.length > 0 ? new Date(Math.min(...dues)) : null,
       };

@@ -24,6 +24,7 @@ import {
   type PartnerCodeRow,
 } from './loyalty-repository.js';
 import { expirySourceId, qualifyingWindowStart, systemClock, tierRank, type Clock } from './loyalty-rules.js';
+import { loyaltyErrors } from './loyalty-errors.js';
 import { generatePartnerCode } from './partner-code.js';
 
 export type { CustomerExpiry };
@@ -290,6 +291,34 @@ export function createLoyaltyService({ db, content, clock = systemClock, cache }
     return (await cache.get(id, 'state', load, now.getTime())) as MemberState | null;
   }
 
+  /**
+   * One history page as the JSON text of LoyaltyHistoryPage, for the members' call: the entries as
+   * the database builds them, passed through (not parsed and serialised again). Null for a
+   * non-member. Cached with the member's state, and like it dropped when anything of theirs changes.
+   */
+  async function historyJson(
+    customerId: string,
+    pageIndex: number,
+    pageSize: number,
+    now: Date = clock(),
+  ): Promise<string | null> {
+    const id = customerKey(customerId);
+    const load = async () => {
+      // The state is read inside the page's load: an invalidation before it drops both.
+      const state = await memberState(id, now);
+      if (!state) return { value: null };
+      const high = state.eventCount - pageIndex * pageSize;
+      const entries =
+        high > 0 ? await loyaltyQueries(db).historyEntriesJson(id, Math.max(0, high - pageSize), high) : '[]';
+      const value =
+        `{"content":${entries},"totalPages":${Math.ceil(state.eventCount / pageSize)},` +
+        `"totalElements":${state.eventCount},"pageIndex":${pageIndex},"pageSize":${pageSize}}`;
+      return { value, validUntil: state.validUntil };
+    };
+    if (!cache) return (await load()).value;
+    return (await cache.get(id, `history:${pageIndex}:${pageSize}`, load, now.getTime())) as string | null;
+  }
+
   return {
     /** Expiry for one customer (what is due at `now`); safe to run anywhere, any number of times. */
     async expireCustomer(customerId: string, now: Date = clock()): Promise<CustomerExpiry> {
@@ -321,46 +350,21 @@ export function createLoyaltyService({ db, content, clock = systemClock, cache }
       return outcome!;
     },
 
-    /** Tier details of spec §3 for a member, after applying what is due. */
+    /** Tier details of spec §3 for a member, after applying what is due: what the members' call sends. */
     async tierDetails(customerId: string, now: Date = clock()): Promise<LoyaltyTierDetails> {
-      return toTierDetails(await currentAccount(customerId, now));
+      const state = await memberState(customerId, now);
+      if (!state) throw loyaltyErrors.notAMember();
+      return state.details;
     },
 
     memberState,
 
-    /**
-     * One history page as the JSON text of LoyaltyHistoryPage, for the members' call: the entries as
-     * the database builds them, passed through (not parsed and serialised again). Null for a
-     * non-member. Cached with the member's state, and like it dropped when anything of theirs changes.
-     */
-    async historyJson(
-      customerId: string,
-      pageIndex: number,
-      pageSize: number,
-      now: Date = clock(),
-    ): Promise<string | null> {
-      const id = customerKey(customerId);
-      const load = async () => {
-        // The state is read inside the page's load: an invalidation before it drops both.
-        const state = await memberState(id, now);
-        if (!state) return { value: null };
-        const high = state.eventCount - pageIndex * pageSize;
-        const entries =
-          high > 0
-            ? await loyaltyQueries(db).historyEntriesJson(id, Math.max(0, high - pageSize), high)
-            : '[]';
-        const value =
-          `{"content":${entries},"totalPages":${Math.ceil(state.eventCount / pageSize)},` +
-          `"totalElements":${state.eventCount},"pageIndex":${pageIndex},"pageSize":${pageSize}}`;
-        return { value, validUntil: state.validUntil };
-      };
-      if (!cache) return (await load()).value;
-      return (await cache.get(id, `history:${pageIndex}:${pageSize}`, load, now.getTime())) as string | null;
-    },
+    historyJson,
 
     /**
-     * One history page, newest first. Page k covers seq (N-(k+1)·size, N-k·size] of the N entries: an
-     * index range, so every page costs the same however long the history is.
+     * One history page, newest first, parsed: the members' call's page (historyJson). Page k covers
+     * seq (N-(k+1)·size, N-k·size] of the N entries: an index range, so every page costs the same
+     * however long the history is.
      */
     async history(
       customerId: string,
@@ -368,19 +372,9 @@ export function createLoyaltyService({ db, content, clock = systemClock, cache }
       pageSize: number,
       now: Date = clock(),
     ): Promise<LoyaltyHistoryPage> {
-      const { eventCount } = await currentAccount(customerId, now);
-      const high = eventCount - pageIndex * pageSize;
-      const content =
-        high > 0
-          ? await loyaltyQueries(db).historyEntries(customerId, Math.max(0, high - pageSize), high)
-          : [];
-      return {
-        content,
-        totalPages: Math.ceil(eventCount / pageSize),
-        totalElements: eventCount,
-        pageIndex,
-        pageSize,
-      };
+      const page = await historyJson(customerId, pageIndex, pageSize, now);
+      if (page === null) throw loyaltyErrors.notAMember();
+      return JSON.parse(page) as LoyaltyHistoryPage;
     },
 
     /** The account as it is (operator views), after applying what is due; undefined when there is none. */
