@@ -19,6 +19,18 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DATABASE_POOL_SIZE: 'many' })).toThrow(/DATABASE_POOL_SIZE/);
   });
 
+  it('lets event batches take a third of the time with 8 waiting by default; LOYALTY_BATCH_* set both within bounds', () => {
+    expect(loadConfig({})).toMatchObject({ loyaltyBatchSharePercent: 33, loyaltyBatchQueue: 8 });
+    expect(loadConfig({ LOYALTY_BATCH_SHARE_PERCENT: '100', LOYALTY_BATCH_QUEUE: '0' })).toMatchObject({
+      loyaltyBatchSharePercent: 100,
+      loyaltyBatchQueue: 0,
+    });
+    for (const share of ['0', '101', 'half']) {
+      expect(() => loadConfig({ LOYALTY_BATCH_SHARE_PERCENT: share })).toThrow(/LOYALTY_BATCH_SHARE_PERCENT/);
+    }
+    expect(() => loadConfig({ LOYALTY_BATCH_QUEUE: '-1' })).toThrow(/LOYALTY_BATCH_QUEUE/);
+  });
+
   it('logs JSON for machines and short lines for a person at a development terminal; LOG_FORMAT decides', () => {
     const terminal = process.stdout.isTTY;
     try {

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync, onRequestAsyncHookHandler } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import {
+  apiErrorCodes,
   apiPaths,
   ApiErrorBody,
   LoyaltyEventBatch,
@@ -8,6 +9,7 @@ import {
   type LoyaltyEventOutcome,
 } from '@roadpass/contracts';
 import { ApiError } from '../../lib/api-error.js';
+import { BatchLaneFull, type BatchLane } from './batch-lane.js';
 import { incomingEventViolations, systemClock, type Clock } from './loyalty-rules.js';
 import type { LoyaltyService } from './loyalty-service.js';
 
@@ -16,6 +18,8 @@ const BATCH_BODY_LIMIT_BYTES = 512 * 1024;
 
 export interface InternalEventsRoutesOptions {
   service: LoyaltyService;
+  /** Batches run one at a time and leave the customers their share of the time (batch-lane.ts). */
+  lane: BatchLane;
   /** Accepts only a service client's token with the loyalty events scope. */
   checkServiceToken: onRequestAsyncHookHandler;
   bodyLimitBytes: number;
@@ -26,11 +30,12 @@ export interface InternalEventsRoutesOptions {
  * POST /api/internal/loyalty/events: points events from the rental system. A batch is checked as a
  * whole first (any broken event: 400 naming it, nothing recorded); then, in one transaction and in
  * batch order, each event is recorded, found to be a duplicate, or refused for a non-member, and the
- * answer says which and why.
+ * answer says which and why. Batches take turns (batch-lane.ts): one that would wait behind too many
+ * others is refused with 429 and Retry-After, nothing recorded.
  */
 export const internalEventsRoutes: FastifyPluginAsync<InternalEventsRoutesOptions> = async (
   app,
-  { service, checkServiceToken, bodyLimitBytes, clock = systemClock },
+  { service, lane, checkServiceToken, bodyLimitBytes, clock = systemClock },
 ) => {
   app.withTypeProvider<TypeBoxTypeProvider>().post(
     apiPaths.internalLoyaltyEvents,
@@ -51,10 +56,11 @@ export const internalEventsRoutes: FastifyPluginAsync<InternalEventsRoutesOption
           403: ApiErrorBody,
           413: ApiErrorBody,
           415: ApiErrorBody,
+          429: ApiErrorBody,
         },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const now = clock();
       const violations = request.body.events.flatMap((event, i) =>
         incomingEventViolations(event, now, `events.${i}`),
@@ -64,7 +70,16 @@ export const internalEventsRoutes: FastifyPluginAsync<InternalEventsRoutesOption
       }
       // One transaction for the whole batch: answered only once it is committed, so an acknowledged
       // event is never lost, and resending an unacknowledged batch records each event once.
-      const outcomes = await service.applyEvents(request.body.events, now);
+      const outcomes = await lane
+        .run(() => service.applyEvents(request.body.events, now))
+        .catch((error) => {
+          if (!(error instanceof BatchLaneFull)) throw error;
+          reply.header('retry-after', String(error.retryAfterSeconds));
+          const message = `Too many batches are waiting: nothing was recorded, send this batch again in ${error.retryAfterSeconds} s`;
+          throw new ApiError(429, apiErrorCodes.tooManyRequests, message, [
+            { field: 'events', rule: 'batchQueue', message },
+          ]);
+        });
       const count = (status: LoyaltyEventOutcome['status']) =>
         outcomes.filter((o) => o.status === status).length;
       request.log.info(

@@ -279,10 +279,17 @@ describe('POST /api/internal/loyalty/events', () => {
   });
 });
 
-// Two batches for the same customers at once (two server instances on one PostgreSQL behave the
-// same: the transactions meet in the database). Each locks its customers' accounts in customer id
-// order, whatever the batch's order, and finds the other's events once it holds the locks.
+// Two batches for the same customers at once, on two server instances sharing the database (one
+// instance runs its batches one at a time: batch-lane.ts): the transactions meet in the database.
+// Each locks its customers' accounts in customer id order, whatever the batch's order, and finds the
+// other's events once it holds the locks.
 describe('two overlapping batches at once', () => {
+  let other: TestApp;
+  beforeAll(async () => {
+    other = await createTestApp({}, t.db);
+  });
+  afterAll(() => other?.app.close());
+
   it('record each event once, lose none and deadlock never', async () => {
     const members = await Promise.all(Array.from({ length: 4 }, () => createTestCustomer(t.db)));
     const ids = members.map((m) => m.id);
@@ -295,7 +302,15 @@ describe('two overlapping batches at once', () => {
       // Events 0–59 in customer order, 30–89 in reverse order: 30 events are in both.
       const a = Array.from({ length: 60 }, (_, k) => eventOf(round, k));
       const b = Array.from({ length: 60 }, (_, j) => eventOf(round, 30 + j)).reverse();
-      const [resA, resB] = await Promise.all([send({ events: a }), send({ events: b })]);
+      const [resA, resB] = await Promise.all([
+        send({ events: a }),
+        other.app.inject({
+          method: 'POST',
+          url: apiPaths.internalLoyaltyEvents,
+          headers: { authorization: `Bearer ${token}` },
+          payload: { events: b },
+        }),
+      ]);
       expect([resA.statusCode, resB.statusCode]).toEqual([200, 200]);
       const [ra, rb] = [resA.json<LoyaltyEventBatchResult>(), resB.json<LoyaltyEventBatchResult>()];
       expect(ra.recorded + rb.recorded).toBe(90);
@@ -315,6 +330,52 @@ describe('two overlapping batches at once', () => {
         .execute();
       expect(seqs.map((r) => r.seq)).toEqual(Array.from({ length: seqs.length }, (_, i) => i + 1));
       expect(seqs).toHaveLength(Math.ceil((90 - ids.indexOf(id)) / ids.length) * 3);
+    }
+  });
+});
+
+// Batches take turns on an instance (decision 0013): the lane rests after each in proportion to its
+// time, and refuses a batch that would wait behind more than LOYALTY_BATCH_QUEUE others.
+describe('batches that come while others wait', () => {
+  it('are refused with 429, Retry-After and the error shape, recording nothing, and taken when sent again', async () => {
+    const strict = await createTestApp({ loyaltyBatchQueue: 0 }, t.db);
+    try {
+      const member = await createTestCustomer(t.db);
+      const batch = (name: string) => ({
+        events: Array.from({ length: 20 }, (_, i) => rental(member.id, `${name}-${i}`, 1)),
+      });
+      const post = (body: object) =>
+        strict.app.inject({
+          method: 'POST',
+          url: apiPaths.internalLoyaltyEvents,
+          headers: { authorization: `Bearer ${token}` },
+          payload: body,
+        });
+      // Whichever comes second comes while the other runs (or rests, as long as it took): no room.
+      const sent = await Promise.all([post(batch('first')), post(batch('second'))]);
+      expect(sent.map((res) => res.statusCode).sort()).toEqual([200, 429]);
+      const taken = sent.find((res) => res.statusCode === 200)!;
+      const refused = sent.find((res) => res.statusCode === 429)!;
+      const refusedName = refused === sent[0] ? 'first' : 'second';
+      expect(taken.json<LoyaltyEventBatchResult>().recorded).toBe(20);
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      const body = refused.json<ApiErrorBody>();
+      expect(body).toMatchObject({ status: 429, code: 'too_many_requests' });
+      expect(body.message).toMatch(/nothing was recorded/);
+      expect(body.violations).toEqual([expect.objectContaining({ field: 'events', rule: 'batchQueue' })]);
+      expect((await service.tierDetails(member.id)).points).toBe(20);
+
+      // Sent again once the lane is free, every event of it is recorded (none was before).
+      let again = await post(batch(refusedName));
+      for (let i = 0; i < 50 && again.statusCode === 429; i += 1) {
+        await new Promise((r) => setTimeout(r, 20));
+        again = await post(batch(refusedName));
+      }
+      expect(again.statusCode).toBe(200);
+      expect(again.json<LoyaltyEventBatchResult>()).toMatchObject({ recorded: 20, duplicates: 0 });
+      expect((await service.tierDetails(member.id)).points).toBe(40);
+    } finally {
+      await strict.app.close();
     }
   });
 });

@@ -4,6 +4,7 @@ import type { AppConfig } from '../../config.js';
 import { serviceTokenCheck } from '../../plugins/service-auth.js';
 import type { CustomerRepository } from '../customers/customer-repository.js';
 import type { LoyaltyContent } from '../content/loyalty-content.js';
+import { createBatchLane } from './batch-lane.js';
 import { startExpiryTimer } from './expiry-timer.js';
 import { internalEventsRoutes } from './internal-events-routes.js';
 import { loyaltyRoutes } from './loyalty-routes.js';
@@ -30,6 +31,10 @@ export const loyaltyModule: FastifyPluginAsync<{
     Boolean(config.externalIssuer) || (await serviceClientSecret(app.db, config)) !== undefined;
   await app.register(internalEventsRoutes, {
     service,
+    lane: createBatchLane({
+      share: config.loyaltyBatchSharePercent / 100,
+      maxWaiting: config.loyaltyBatchQueue,
+    }),
     bodyLimitBytes: config.bodyLimitBytes,
     checkServiceToken: serviceTokenCheck(app, {
       config,
