@@ -328,7 +328,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     loyaltyAudience: loyaltyAudience ?? `${publicUrl ?? `http://localhost:${port}`}/api/internal`,
     loyaltyExpiryIntervalSeconds,
     // Batches sent back to back may take a third of the time: on two cores customers' reads keep
-    // 70–90 % of their idle rate (those that need embedded PGlite too), and the rental system still
+    // 70–96 % of their idle rate (those that need embedded PGlite too), and the rental system still
     // gets about 1 000 events a second through (decision 0013).
     loyaltyBatchSharePercent: int('LOYALTY_BATCH_SHARE_PERCENT', 33, 1, 100),
     // The rental system sends one batch at a time; a few more waiting is a retry storm, not a need.

@@ -52,9 +52,6 @@ export async function openDatabase(options: DatabaseOptions): Promise<Db> {
       : { dataDir: options.dataDir },
   );
   const db = new Kysely<Database>({ dialect: new PGliteWorkerDialect(client) });
-  sources.set(db, {
-    kind: 'pglite',
-    pglite: { listen: (channel, callback) => client.listen(channel, callback) },
-  });
+  sources.set(db, { kind: 'pglite', pglite: client });
   return db;
 }

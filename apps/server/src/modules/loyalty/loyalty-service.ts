@@ -61,10 +61,6 @@ export interface MemberState {
   validUntil: number;
 }
 
-/** Lets pending I/O (other requests) run between the statements of a batch's transaction. */
-const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
-const noPause = () => Promise.resolve();
-
 /**
  * Entries per INSERT. Embedded PGlite runs in its own thread (decision 0012), but it has one session:
  * a statement of 500 rows held it for 15–100 ms on a shared 2-core machine, 100 rows a fifth of that,
@@ -91,14 +87,13 @@ export function createLoyaltyService({ db, content, clock = systemClock, cache }
    * Locks the accounts of `customerIds` (created if missing) and loads what applying `events` to
    * them at `now` needs: the entries the events' source ids already have; open lots (those due at
    * `now`, and all of them for customers with negative events); and the points the tier counts, for
-   * customers whose tier is due or who may record an event. `between` runs between the statements.
+   * customers whose tier is due or who may record an event.
    */
   async function loadLedgers(
     q: LoyaltyQueries,
     customerIds: readonly string[],
     events: readonly LoyaltyEventInput[],
     now: Date,
-    between: () => Promise<void>,
   ): Promise<{ ledgers: Map<string, CustomerLedger>; recordedAt: Date }> {
     const { accounts, transactionTime } = await q.lockAccounts(customerIds.map(customerKey));
     const ledgers = new Map<string, CustomerLedger>(
@@ -108,7 +103,6 @@ export function createLoyaltyService({ db, content, clock = systemClock, cache }
       ]),
     );
     const ledgerOf = (customerId: string) => ledgers.get(customerKey(customerId))!;
-    await between();
 
     const pairs = new Map(
       events.map((e) => [
@@ -123,7 +117,6 @@ export function createLoyaltyService({ db, content, clock = systemClock, cache }
         recordedAt: row.recorded_at,
       });
     }
-    await between();
 
     const withNegative = new Set(events.filter((e) => e.points < 0).map((e) => customerKey(e.customerId)));
     const ids = [...ledgers.keys()];
@@ -134,7 +127,6 @@ export function createLoyaltyService({ db, content, clock = systemClock, cache }
     );
     for (const { customerId, ...lot } of lots) ledgerOf(customerId).lots.push(lot);
     for (const id of withNegative) ledgerOf(id).allLots = true;
-    await between();
 
     const mayRecord = new Set(
       events
@@ -155,7 +147,6 @@ export function createLoyaltyService({ db, content, clock = systemClock, cache }
     q: LoyaltyQueries,
     batch: LedgerBatch,
     ledgers: Map<string, CustomerLedger>,
-    between: () => Promise<void>,
   ): Promise<void> {
     // A lot recorded and expired in the same batch (earned 12 months ago to the day) has an expiry
     // entry that names the lot's id: known once the lot is inserted.
@@ -166,18 +157,15 @@ export function createLoyaltyService({ db, content, clock = systemClock, cache }
       const chunk = ready.slice(i, i + INSERT_CHUNK);
       if (waiting.length === 0) await q.insertEntries(chunk);
       else for (const [key, id] of await q.insertEntriesReturningIds(chunk)) ids.set(key, id);
-      await between();
     }
     if (waiting.length > 0) {
       for (const { row, expiresEntry: lot } of waiting) {
         row.source_id = expirySourceId(ids.get(`${lot!.customer_id}:${lot!.seq}`)!);
       }
       await q.insertEntries(waiting.map((e) => e.row));
-      await between();
     }
     if (batch.lotRemainders.size > 0) {
       await q.setRemaining([...batch.lotRemainders].map(([id, remaining]) => ({ id, remaining })));
-      await between();
     }
     await q.saveAccounts([...ledgers.values()].filter((l) => l.changed).map((l) => l.account));
   }
@@ -188,11 +176,11 @@ export function createLoyaltyService({ db, content, clock = systemClock, cache }
       .transaction()
       .execute(async (tx) => {
         const q = loyaltyQueries(tx);
-        const { ledgers, recordedAt } = await loadLedgers(q, [customerId], [], now, noPause);
+        const { ledgers, recordedAt } = await loadLedgers(q, [customerId], [], now);
         const ledger = ledgers.get(customerKey(customerId))!;
         const batch = createLedgerBatch(now, content.tierRules, recordedAt);
         const expiry = batch.expireDue(ledger);
-        await writeLedgers(q, batch, ledgers, noPause);
+        await writeLedgers(q, batch, ledgers);
         return { account: ledger.account, expiry };
       })
       .finally(() => changed(customerId));
@@ -202,8 +190,8 @@ export function createLoyaltyService({ db, content, clock = systemClock, cache }
    * Applies a batch of events (already validated) at `now`, in one transaction, in batch order:
    * each is recorded once per customer and source id (a second time, in the ledger or earlier in the
    * batch, it is a duplicate), or refused for an unknown customer or a non-member, with nothing
-   * stored for them. Between its statements the batch lets other requests run (embedded PGlite used
-   * to work inside this thread; it has a worker thread now, decision 0012, and the yields stay cheap).
+   * stored for them. Every statement is I/O to the database (PostgreSQL's socket, or embedded PGlite's
+   * worker thread, decision 0012), so other requests run between them.
    */
   async function applyEvents(
     inputs: readonly LoyaltyEventInput[],
@@ -218,16 +206,14 @@ export function createLoyaltyService({ db, content, clock = systemClock, cache }
       const refused = (e: LoyaltyEventInput) =>
         refusedOutcome(e, membership(e) === undefined ? 'unknown' : 'not-member');
       if (memberEvents.length === 0) return inputs.map(refused);
-      await yieldToEventLoop();
 
       members = [...new Set(memberEvents.map((e) => customerKey(e.customerId)))];
-      const { ledgers, recordedAt } = await loadLedgers(q, members, memberEvents, now, yieldToEventLoop);
+      const { ledgers, recordedAt } = await loadLedgers(q, members, memberEvents, now);
       const batch = createLedgerBatch(now, content.tierRules, recordedAt);
       const outcomes = inputs.map((e) =>
         membership(e) === true ? batch.applyEvent(ledgers.get(customerKey(e.customerId))!, e) : refused(e),
       );
-      await yieldToEventLoop();
-      await writeLedgers(q, batch, ledgers, yieldToEventLoop);
+      await writeLedgers(q, batch, ledgers);
       return outcomes;
     });
     if (members.length > 0) changed(members);
