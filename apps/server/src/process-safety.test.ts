@@ -73,59 +73,69 @@ async function pointsOf(server: ServerProcess, email: string): Promise<{ uuid: s
   return { uuid, points: ((await res.json()) as LoyaltyTierDetails).points };
 }
 
+/**
+ * These tests start whole server processes (each opens its database and runs migrations): 10-15 s a
+ * start on a loaded two-core machine, where the suite's 30 s default failed the two-instance test.
+ */
+const WHOLE_PROCESS_TIMEOUT = 120_000;
+
 describe('kill -9 while points are awarded', () => {
-  it('loses no acknowledged event and counts none twice after a restart and a resend', async () => {
-    const env = await storage();
-    let server = await start(env);
-    const member = await pointsOf(server, 'demo.it@example.com');
-    let token = await serviceTokenOf(server);
+  it(
+    'loses no acknowledged event and counts none twice after a restart and a resend',
+    async () => {
+      const env = await storage();
+      let server = await start(env);
+      const member = await pointsOf(server, 'demo.it@example.com');
+      let token = await serviceTokenOf(server);
 
-    // Batches back to back; the process is killed while one is in flight.
-    const acknowledged: number[] = [];
-    let sent = 0;
-    const killAfterMs = 400;
-    const started = Date.now();
-    let killed = false;
-    const killer = (async () => {
-      await new Promise((r) => setTimeout(r, killAfterMs));
-      // On a loaded machine the first batch may take longer than that: kill once one is acknowledged,
-      // while the next is in flight.
-      while (acknowledged.length === 0 && Date.now() - started < 60_000)
-        await new Promise((r) => setTimeout(r, 5));
-      killed = true;
-      await server.kill9();
-    })();
-    while (!killed || Date.now() - started < killAfterMs) {
-      const n = sent;
-      sent += 1;
-      try {
-        await sendBatch(server, token, batchOf(member.uuid, n));
-        acknowledged.push(n);
-      } catch {
-        break;
+      // Batches back to back; the process is killed while one is in flight.
+      const acknowledged: number[] = [];
+      let sent = 0;
+      const killAfterMs = 400;
+      const started = Date.now();
+      let killed = false;
+      const killer = (async () => {
+        await new Promise((r) => setTimeout(r, killAfterMs));
+        // On a loaded machine the first batch may take longer than that: kill once one is acknowledged,
+        // while the next is in flight.
+        while (acknowledged.length === 0 && Date.now() - started < 60_000)
+          await new Promise((r) => setTimeout(r, 5));
+        killed = true;
+        await server.kill9();
+      })();
+      while (!killed || Date.now() - started < killAfterMs) {
+        const n = sent;
+        sent += 1;
+        try {
+          await sendBatch(server, token, batchOf(member.uuid, n));
+          acknowledged.push(n);
+        } catch {
+          break;
+        }
       }
-    }
-    await killer;
-    running.splice(running.indexOf(server), 1);
-    expect(acknowledged.length).toBeGreaterThan(0);
+      await killer;
+      running.splice(running.indexOf(server), 1);
+      expect(acknowledged.length).toBeGreaterThan(0);
 
-    // Restart on the same storage; resend every batch, the unacknowledged one too.
-    server = await start(env);
-    token = await serviceTokenOf(server);
-    let recordedOnResend = 0;
-    for (let n = 0; n < sent; n += 1) {
-      const result = await sendBatch(server, token, batchOf(member.uuid, n));
-      if (acknowledged.includes(n)) {
-        // Acknowledged before the crash: every event is already there.
-        expect(result, `batch ${n}`).toMatchObject({ recorded: 0, duplicates: BATCH });
+      // Restart on the same storage; resend every batch, the unacknowledged one too.
+      server = await start(env);
+      token = await serviceTokenOf(server);
+      let recordedOnResend = 0;
+      for (let n = 0; n < sent; n += 1) {
+        const result = await sendBatch(server, token, batchOf(member.uuid, n));
+        if (acknowledged.includes(n)) {
+          // Acknowledged before the crash: every event is already there.
+          expect(result, `batch ${n}`).toMatchObject({ recorded: 0, duplicates: BATCH });
+        }
+        recordedOnResend += result.recorded;
       }
-      recordedOnResend += result.recorded;
-    }
-    expect(recordedOnResend).toBeLessThanOrEqual((sent - acknowledged.length) * BATCH);
+      expect(recordedOnResend).toBeLessThanOrEqual((sent - acknowledged.length) * BATCH);
 
-    // Every event exactly once: one point each.
-    expect((await pointsOf(server, 'demo.it@example.com')).points).toBe(member.points + sent * BATCH);
-  });
+      // Every event exactly once: one point each.
+      expect((await pointsOf(server, 'demo.it@example.com')).points).toBe(member.points + sent * BATCH);
+    },
+    WHOLE_PROCESS_TIMEOUT,
+  );
 });
 
 describe('two instances on one database', () => {
@@ -181,5 +191,6 @@ describe('two instances on one database', () => {
       });
       expect(((await status.json()) as { user: { language: string } }).user.language).toBe('en_ES');
     },
+    WHOLE_PROCESS_TIMEOUT,
   );
 });
