@@ -33,9 +33,9 @@ describe('the text of a broken length rule', () => {
   });
 
   it("in the customer's language (German, French with its singular for 0 and 1)", () => {
-    expect(lengthText('de_DE', '5:5')).toBe('Verwenden Sie genau 5 Zeichen.');
-    expect(lengthText('de_AT', '0:40')).toBe('Verwenden Sie höchstens 40 Zeichen.');
-    expect(lengthText('de_DE', '2:40')).toBe('Verwenden Sie 2 bis 40 Zeichen.');
+    expect(lengthText('de_DE', '5:5')).toBe('Verwende genau 5 Zeichen.');
+    expect(lengthText('de_AT', '0:40')).toBe('Verwende höchstens 40 Zeichen.');
+    expect(lengthText('de_DE', '2:40')).toBe('Verwende 2 bis 40 Zeichen.');
     expect(lengthText('fr_FR', '5:5')).toBe('Utilisez exactement 5 caractères.');
     expect(lengthText('fr_FR', '1:1')).toBe('Utilisez exactement 1 caractère.');
     expect(lengthText('fr_FR', '0:40')).toBe('Utilisez au maximum 40 caractères.');
@@ -85,11 +85,11 @@ describe("the profile call's 400, for a German customer", () => {
     expect(res.statusCode).toBe(400);
     expect(res.json<ApiErrorBody>().violations).toEqual(
       expect.arrayContaining([
-        { field: 'addressZipCode', rule: 'rangelength', message: 'Verwenden Sie genau 5 Zeichen.' },
+        { field: 'addressZipCode', rule: 'rangelength', message: 'Verwende genau 5 Zeichen.' },
         {
           field: 'addressAdditionalStreet',
           rule: 'rangelength',
-          message: 'Verwenden Sie höchstens 120 Zeichen.',
+          message: 'Verwende höchstens 120 Zeichen.',
         },
       ]),
     );

@@ -112,7 +112,7 @@ describe('password policy', () => {
         attribute: 'password',
         validator: 'rangelength',
         parameter: '10:128',
-        text: 'Verwenden Sie 10 bis 128 Zeichen.',
+        text: 'Verwende 10 bis 128 Zeichen.',
       },
     ]);
   });

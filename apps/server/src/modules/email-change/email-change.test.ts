@@ -60,7 +60,7 @@ describe('e-mail change', () => {
 
     const mail = (await outbox()).find((m) => m.to === 'dora.neu@example.com')!;
     expect(mail).toMatchObject({ channel: 'email', kind: 'email-confirmation' });
-    expect(mail.subject).toBe('Bestätigen Sie Ihre neue E-Mail-Adresse');
+    expect(mail.subject).toBe('Bestätige deine neue E-Mail-Adresse');
     expect(mail.text).toContain('Hallo Dora');
     const token = await linkTokenFor('dora.neu@example.com');
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
@@ -86,7 +86,7 @@ describe('e-mail change', () => {
     const notice = (await outbox()).find(
       (m) => m.to === 'demo.de@example.com' && m.kind === 'email-changed',
     )!;
-    expect(notice.subject).toBe('Die E-Mail-Adresse Ihres Roadpass-Kontos wurde geändert');
+    expect(notice.subject).toBe('Die E-Mail-Adresse deines Roadpass-Kontos wurde geändert');
     expect(notice.text).toContain('dora.neu@example.com');
     expect(await service.pending((await customerByEmail('dora.neu@example.com')).id)).toBeNull();
 

@@ -112,7 +112,7 @@ describe('mobile number service (controllable clock)', () => {
       expect.objectContaining({
         attribute: 'pin',
         validator: 'pinExpired',
-        text: 'Diese PIN ist abgelaufen. Fordern Sie eine neue an.',
+        text: 'Diese PIN ist abgelaufen. Fordere eine neue an.',
       }),
     ]);
     expect((await service.state(at)).pending).toBeNull();
@@ -174,7 +174,7 @@ describe('mobile number service (controllable clock)', () => {
       {
         attribute: 'mobilePhone',
         validator: 'resendWait',
-        text: 'Wacht 1 seconden voordat u een nieuwe pincode aanvraagt.',
+        text: 'Wacht 1 seconden voordat je een nieuwe pincode aanvraagt.',
       },
     ]);
     expect(await storedState(nl.id)).toEqual(before);
@@ -188,7 +188,7 @@ describe('mobile number service (controllable clock)', () => {
       {
         attribute: 'mobilePhone',
         validator: 'resendLimit',
-        text: 'U heeft te veel pincodes aangevraagd. Probeer het over 55 minuten opnieuw.',
+        text: 'Je hebt te veel pincodes aangevraagd. Probeer het over 55 minuten opnieuw.',
       },
     ]);
     expect((await service.state(nl)).pending?.resendAvailableAt).toBe('2026-11-20T15:00:00.000Z');
@@ -317,6 +317,6 @@ describe('GET and PUT /v2/mobile/own', () => {
     const meta = again.json<ConstraintViolationError>().constraintViolationMetaInfo
       .metaDataList as ConstraintViolationMeta[];
     expect(meta[0]).toMatchObject({ attribute: 'mobilePhone', validator: 'resendWait' });
-    expect(meta[0]!.text).toMatch(/^Várjon \d+ másodpercet/);
+    expect(meta[0]!.text).toMatch(/^Várj \d+ másodpercet/);
   });
 });

@@ -317,7 +317,7 @@ describe('feedback widget (German)', () => {
     expect(form()).toHaveAccessibleName('Fehler melden');
     await send();
     expect(within(form()).getByRole('alert')).toHaveTextContent(
-      'Bitte füllen Sie die folgenden Pflichtfelder aus: Name, E-Mail, Beschreibung',
+      'Bitte fülle die folgenden Pflichtfelder aus: Name, E-Mail, Beschreibung',
     );
     await user.type(within(form()).getByRole('textbox', { name: 'Name (Pflichtfeld)' }), 'Erika');
     await user.type(
@@ -334,11 +334,11 @@ describe('feedback widget (German)', () => {
     expect(within(form()).getByRole('button', { name: german['feedback-sending'] })).toBeDisabled();
     await sender.refuse();
     expect(within(form()).getByRole('alert')).toHaveTextContent(
-      'Beim Senden Ihres Feedbacks ist ein Problem aufgetreten. Bitte warten Sie einen Moment und versuchen Sie es erneut.',
+      'Beim Senden deines Feedbacks ist ein Problem aufgetreten. Bitte warte einen Moment und versuche es erneut.',
     );
     await send();
     await sender.accept();
-    expect(screen.getByRole('status')).toHaveTextContent('Vielen Dank für Ihren Bericht!');
+    expect(screen.getByRole('status')).toHaveTextContent('Vielen Dank für deinen Bericht!');
     expect(sender.sent.at(-1)).toEqual({
       name: 'Erika',
       email: 'erika@example.com',

@@ -26,9 +26,9 @@ describe('the message of a broken length rule', () => {
   });
 
   it('in German', () => {
-    expect(read('de', 5, 5)).toBe('Verwenden Sie genau 5 Zeichen.');
-    expect(read('de', 0, 40)).toBe('Verwenden Sie höchstens 40 Zeichen.');
-    expect(read('de', 2, 40)).toBe('Verwenden Sie 2 bis 40 Zeichen.');
+    expect(read('de', 5, 5)).toBe('Verwende genau 5 Zeichen.');
+    expect(read('de', 0, 40)).toBe('Verwende höchstens 40 Zeichen.');
+    expect(read('de', 2, 40)).toBe('Verwende 2 bis 40 Zeichen.');
   });
 
   it('in French, whose singular also covers 0 and 1', () => {
