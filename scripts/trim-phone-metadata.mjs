@@ -1,5 +1,5 @@
 // Writes packages/contracts/src/phone-metadata.ts: libphonenumber-js's "min" metadata trimmed to
-// our eight countries (decision account-phone-numbers). Run again after updating libphonenumber-js:
+// our eight countries (decision 0026). Run again after updating libphonenumber-js:
 //   node scripts/trim-phone-metadata.mjs
 import { createRequire } from 'node:module';
 import { writeFileSync } from 'node:fs';

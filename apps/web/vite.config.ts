@@ -27,7 +27,7 @@ function forbidInBundle(packageName: string): Plugin {
         if (offending) {
           this.error(
             `${packageName} ended up in ${output.fileName} (${offending[0]}): import only types and typebox-free ` +
-              'modules from @roadpass/contracts (see docs/decisions/web-bundle-budget.md)',
+              'modules from @roadpass/contracts (see docs/decisions/0014-web-bundle-budget.md)',
           );
         }
       }

@@ -1,6 +1,20 @@
 import path from 'node:path';
+import { Value } from 'typebox/value';
+import {
+  configVariableNames,
+  configVariables,
+  listOf,
+  variableKind,
+  type AppEnv,
+  type DefaultContext,
+  type EnvSettings,
+  type VariableName,
+} from './config-schema.js';
 
-export type AppEnv = 'development' | 'test' | 'production';
+export type { AppEnv } from './config-schema.js';
+
+// Which variables exist, their defaults, limits and meanings: config-schema.ts (the README's table is
+// written from it). This file reads them and builds the configuration the server uses.
 
 export interface AppConfig {
   env: AppEnv;
@@ -134,223 +148,183 @@ type Env = Record<string, string | undefined>;
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 
-/** Reads configuration from the environment and reports every bad value at once. */
+/** One problem, kept with the variable it is about so that the list follows the README's order. */
+interface Problem {
+  name: VariableName;
+  text: string;
+}
+
+/**
+ * Reads one variable as its schema says: undefined when unset (or empty) or when it is bad, which
+ * `problems` then says. A bad value is quoted, except a secret's, which is only described.
+ */
+function readVariable(name: VariableName, raw: string, problems: Problem[]): unknown {
+  const schema = configVariables[name];
+  const secret = schema['x-secret'] === true;
+  const got = ` (got ${JSON.stringify(raw)})`;
+  const fail = (text: string) => {
+    problems.push({ name, text: `${name} ${text}` });
+    return undefined;
+  };
+  const allowed = (schema['x-allowed'] ?? '').replaceAll('`', '');
+  switch (variableKind(schema)) {
+    case 'integer': {
+      const value = Number(raw);
+      if (Value.Check(schema, value)) return value;
+      return fail(
+        `must be a whole number from ${schema.minimum as number} to ${schema.maximum as number}${got}`,
+      );
+    }
+    case 'boolean':
+      if (['1', 'true', 'yes'].includes(raw.toLowerCase())) return true;
+      if (['0', 'false', 'no'].includes(raw.toLowerCase())) return false;
+      return fail(`must be true or false${got}`);
+    case 'enum':
+      if (Value.Check(schema, raw as unknown)) return raw;
+      return fail(`must be ${listOf(schema.enum as string[])}${got}`);
+    case 'url': {
+      const protocols = schema['x-protocols']!;
+      const parsed = URL.canParse(raw) ? new URL(raw) : undefined;
+      if (parsed && protocols.includes(parsed.protocol)) return raw.replace(/\/$/, '');
+      if (secret) return fail(`must be ${allowed}`);
+      if (!parsed) return fail(`must be a URL${got}`);
+      return fail(`must use ${listOf(protocols)} (got "${parsed.protocol}")`);
+    }
+    default: {
+      if (Value.Check(schema, raw as unknown)) return raw;
+      const minLength = schema.minLength as number | undefined;
+      if (minLength !== undefined && raw.length < minLength)
+        return fail(`must be at least ${minLength} characters long (got ${raw.length})`);
+      return fail(`must be ${allowed}${secret ? '' : got}`);
+    }
+  }
+}
+
+/** Every variable of the schema, read and checked, unset and bad ones at their defaults. */
+function readSettings(env: Env, problems: Problem[]): EnvSettings {
+  const read = new Map<VariableName, unknown>();
+  for (const name of configVariableNames) {
+    const raw = env[name];
+    if (raw !== undefined && raw !== '') read.set(name, readVariable(name, raw, problems));
+  }
+  const port = (read.get('PORT') as number | undefined) ?? (configVariables.PORT.default as number);
+  const context: DefaultContext = {
+    env: (read.get('NODE_ENV') as AppEnv | undefined) ?? 'development',
+    port,
+    publicUrl: (read.get('PUBLIC_URL') as string | undefined) ?? `http://localhost:${port}`,
+    isTerminal: process.stdout.isTTY === true,
+    repoRoot,
+  };
+  const settings: Record<string, unknown> = {};
+  for (const name of configVariableNames) {
+    const schema = configVariables[name];
+    settings[name] = read.get(name) ?? schema['x-default-from']?.(context) ?? schema.default;
+  }
+  return settings as EnvSettings;
+}
+
+/**
+ * Reads configuration from the environment (the variables of config-schema.ts) and reports every
+ * bad value at once, in the order the README lists them.
+ */
 export function loadConfig(env: Env = process.env): AppConfig {
-  const problems: string[] = [];
+  const problems: Problem[] = [];
+  const problem = (name: VariableName, text: string) => problems.push({ name, text });
+  const settings = readSettings(env, problems);
+  const appEnv = settings.NODE_ENV;
 
-  const str = (name: string, fallback: string): string => {
-    const value = env[name];
-    return value === undefined || value === '' ? fallback : value;
-  };
-  const int = (name: string, fallback: number, min: number, max: number): number => {
-    const raw = env[name];
-    if (raw === undefined || raw === '') return fallback;
-    const value = Number(raw);
-    if (!Number.isInteger(value) || value < min || value > max) {
-      problems.push(`${name} must be a whole number from ${min} to ${max} (got "${raw}")`);
-      return fallback;
-    }
-    return value;
-  };
-  const bool = (name: string, fallback: boolean): boolean => {
-    const raw = env[name];
-    if (raw === undefined || raw === '') return fallback;
-    if (['1', 'true', 'yes'].includes(raw.toLowerCase())) return true;
-    if (['0', 'false', 'no'].includes(raw.toLowerCase())) return false;
-    problems.push(`${name} must be true or false (got "${raw}")`);
-    return fallback;
-  };
-  const url = (name: string, value: string | undefined, protocols: string[]): string | undefined => {
-    if (value === undefined || value === '') return undefined;
-    try {
-      const parsed = new URL(value);
-      if (!protocols.includes(parsed.protocol)) {
-        problems.push(`${name} must use ${protocols.join(' or ')} (got "${parsed.protocol}")`);
-      }
-      return value.replace(/\/$/, '');
-    } catch {
-      problems.push(`${name} must be a URL (got "${value}")`);
-      return undefined;
-    }
-  };
-
-  const rawEnv = str('NODE_ENV', 'development');
-  let appEnv: AppEnv = 'development';
-  if (rawEnv === 'production' || rawEnv === 'test' || rawEnv === 'development') appEnv = rawEnv;
-  else problems.push(`NODE_ENV must be development, test or production (got "${rawEnv}")`);
-
-  const port = int('PORT', 8080, 0, 65535);
-  const host = str('HOST', '0.0.0.0');
-  const publicUrl = url('PUBLIC_URL', str('PUBLIC_URL', `http://localhost:${port}`), ['http:', 'https:']);
-  const databaseUrl = url('DATABASE_URL', env.DATABASE_URL, ['postgres:', 'postgresql:']);
-  const externalIssuer = url('OIDC_ISSUER', env.OIDC_ISSUER, ['http:', 'https:']);
-  const faultInjection = bool('FAULT_INJECTION', false);
-  if (faultInjection && appEnv !== 'test')
-    problems.push('FAULT_INJECTION is only allowed with NODE_ENV=test');
-  const seedDemoData = bool('SEED_DEMO_DATA', appEnv !== 'production');
-  if (seedDemoData && appEnv === 'production') problems.push('SEED_DEMO_DATA must not be set in production');
-  const logLevel = str('LOG_LEVEL', appEnv === 'test' ? 'warn' : 'info');
-  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
-    problems.push(
-      `LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "${logLevel}")`,
+  // Rules between variables: what one schema entry cannot say alone.
+  if (settings.FAULT_INJECTION && appEnv !== 'test')
+    problem('FAULT_INJECTION', 'FAULT_INJECTION is only allowed with NODE_ENV=test');
+  if (settings.SEED_DEMO_DATA && appEnv === 'production')
+    problem('SEED_DEMO_DATA', 'SEED_DEMO_DATA must not be set in production');
+  const isBad = (name: VariableName) => problems.some((p) => p.name === name);
+  if (!isBad('LOYALTY_CLIENT_ID') && settings.LOYALTY_CLIENT_ID === settings.OIDC_CLIENT_ID)
+    problem(
+      'LOYALTY_CLIENT_ID',
+      `LOYALTY_CLIENT_ID must differ from OIDC_CLIENT_ID (both are "${settings.LOYALTY_CLIENT_ID}")`,
     );
-  }
-
-  // A person running `npm start` in a terminal reads short lines; anything else gets JSON.
-  const defaultLogFormat = appEnv === 'development' && process.stdout.isTTY ? 'pretty' : 'json';
-  const logFormat = str('LOG_FORMAT', defaultLogFormat);
-  if (logFormat !== 'pretty' && logFormat !== 'json') {
-    problems.push(`LOG_FORMAT must be pretty or json (got "${logFormat}")`);
-  }
-
-  const oidcClientId = str('OIDC_CLIENT_ID', 'portal-client');
-  const loyaltyClientId = str('LOYALTY_CLIENT_ID', 'rental-system');
-  if (!/^[A-Za-z0-9._-]{1,64}$/.test(loyaltyClientId)) {
-    problems.push(
-      `LOYALTY_CLIENT_ID must be 1 to 64 letters, digits, dots, dashes or underscores (got "${loyaltyClientId}")`,
-    );
-  } else if (loyaltyClientId === oidcClientId) {
-    problems.push(`LOYALTY_CLIENT_ID must differ from OIDC_CLIENT_ID (both are "${loyaltyClientId}")`);
-  }
-  const loyaltyClientSecret = env.LOYALTY_CLIENT_SECRET || undefined;
-  if (loyaltyClientSecret !== undefined && loyaltyClientSecret.length < 32) {
-    problems.push(
-      `LOYALTY_CLIENT_SECRET must be at least 32 characters long (got ${loyaltyClientSecret.length})`,
-    );
-  }
-  const loyaltyAudience = url(
-    'LOYALTY_AUDIENCE',
-    str('LOYALTY_AUDIENCE', `${publicUrl ?? `http://localhost:${port}`}/api/internal`),
-    ['http:', 'https:', 'urn:'],
-  );
-  // Tests run expiry when they mean to; a timer would change data under them.
-  const loyaltyExpiryIntervalSeconds = int(
-    'LOYALTY_EXPIRY_INTERVAL_SECONDS',
-    appEnv === 'test' ? 0 : 3600,
-    0,
-    7 * 86_400,
-  );
-
-  // Its password must not reach a log, so a bad value is described, never repeated.
-  let smtpUrl: string | undefined = env.SMTP_URL || undefined;
-  if (smtpUrl !== undefined) {
-    const protocol = URL.canParse(smtpUrl) ? new URL(smtpUrl).protocol : '';
-    if (protocol !== 'smtp:' && protocol !== 'smtps:') {
-      problems.push('SMTP_URL must be a URL like smtp://user:password@host:587 or smtps://…:465');
-      smtpUrl = undefined;
-    }
-  }
-  const mailFrom = str('MAIL_FROM', 'Roadpass <no-reply@roadpass.example>');
-  // A bare address or `Name <address>`, on one line (a line break would add mail headers).
-  if (
-    !/^(?:[^<>\r\n]{1,100} <[^\s<>@]+@[^\s<>@]+\.[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+\.[^\s<>@]+)$/.test(mailFrom)
-  ) {
-    problems.push(
-      `MAIL_FROM must be an e-mail address or "Name <address>" (got ${JSON.stringify(mailFrom)})`,
-    );
-  }
-
-  const publicBase = new URL(publicUrl ?? `http://localhost:${port}`);
-  const errorReportingDsn = str(
-    'ERROR_REPORTING_DSN',
-    `${publicBase.protocol}//roadpass@${publicBase.host}/1`,
-  );
-  const ownDsn = parseSentryDsn(errorReportingDsn);
-  if (typeof ownDsn === 'string') problems.push(`ERROR_REPORTING_DSN ${ownDsn}`);
+  const ownDsn = parseSentryDsn(settings.ERROR_REPORTING_DSN);
+  if (typeof ownDsn === 'string') problem('ERROR_REPORTING_DSN', `ERROR_REPORTING_DSN ${ownDsn}`);
   let errorReportingForwardDsn: ErrorReportingUpstream | undefined;
-  if (env.ERROR_REPORTING_FORWARD_DSN) {
-    const upstream = parseSentryDsn(env.ERROR_REPORTING_FORWARD_DSN);
-    if (typeof upstream === 'string') problems.push(`ERROR_REPORTING_FORWARD_DSN ${upstream}`);
+  if (settings.ERROR_REPORTING_FORWARD_DSN) {
+    const upstream = parseSentryDsn(settings.ERROR_REPORTING_FORWARD_DSN);
+    if (typeof upstream === 'string')
+      problem('ERROR_REPORTING_FORWARD_DSN', `ERROR_REPORTING_FORWARD_DSN ${upstream}`);
     else errorReportingForwardDsn = upstream;
   }
-
-  const errorReportingServerStatuses = str('ERROR_REPORTING_SERVER_STATUSES', '500')
-    .split(',')
-    .map((s) => Number(s.trim()));
-  if (errorReportingServerStatuses.some((s) => !Number.isInteger(s) || s < 500 || s > 599))
-    problems.push(
-      `ERROR_REPORTING_SERVER_STATUSES must be statuses from 500 to 599, comma-separated (got "${env.ERROR_REPORTING_SERVER_STATUSES}")`,
-    );
-  // Sentry's feedback defaults: name and e-mail asked for, neither required. A required field must be shown.
   const feedback = {
-    showName: bool('FEEDBACK_SHOW_NAME', true),
-    showEmail: bool('FEEDBACK_SHOW_EMAIL', true),
-    isNameRequired: bool('FEEDBACK_NAME_REQUIRED', false),
-    isEmailRequired: bool('FEEDBACK_EMAIL_REQUIRED', false),
+    showName: settings.FEEDBACK_SHOW_NAME,
+    showEmail: settings.FEEDBACK_SHOW_EMAIL,
+    isNameRequired: settings.FEEDBACK_NAME_REQUIRED,
+    isEmailRequired: settings.FEEDBACK_EMAIL_REQUIRED,
   };
   if (feedback.isNameRequired && !feedback.showName)
-    problems.push('FEEDBACK_NAME_REQUIRED needs FEEDBACK_SHOW_NAME (a hidden field cannot be required)');
+    problem(
+      'FEEDBACK_NAME_REQUIRED',
+      'FEEDBACK_NAME_REQUIRED needs FEEDBACK_SHOW_NAME (a hidden field cannot be required)',
+    );
   if (feedback.isEmailRequired && !feedback.showEmail)
-    problems.push('FEEDBACK_EMAIL_REQUIRED needs FEEDBACK_SHOW_EMAIL (a hidden field cannot be required)');
-  const tagManagerId = env.TAG_MANAGER_ID || undefined;
-  if (tagManagerId !== undefined && !/^[A-Za-z0-9-]{1,40}$/.test(tagManagerId))
-    problems.push(`TAG_MANAGER_ID must be a container id like GTM-AB12CD (got "${tagManagerId}")`);
-  const tagManagerUrl =
-    url('TAG_MANAGER_URL', str('TAG_MANAGER_URL', 'https://www.googletagmanager.com/gtm.js'), [
-      'http:',
-      'https:',
-    ]) ?? 'https://www.googletagmanager.com/gtm.js';
+    problem(
+      'FEEDBACK_EMAIL_REQUIRED',
+      'FEEDBACK_EMAIL_REQUIRED needs FEEDBACK_SHOW_EMAIL (a hidden field cannot be required)',
+    );
 
-  const config: AppConfig = {
+  if (problems.length > 0) {
+    const order = (p: Problem) => configVariableNames.indexOf(p.name);
+    throw new ConfigError(problems.sort((a, b) => order(a) - order(b)).map((p) => p.text));
+  }
+
+  const externalIssuer = settings.OIDC_ISSUER;
+  return {
     env: appEnv,
-    port,
-    host,
-    publicUrl: publicUrl ?? `http://localhost:${port}`,
-    databaseUrl,
-    dataDir: path.resolve(str('DATA_DIR', path.join(repoRoot, 'data'))),
-    webDistDir: path.resolve(str('WEB_DIST_DIR', path.join(repoRoot, 'apps/web/dist'))),
-    contentDir: path.resolve(str('CONTENT_DIR', path.join(repoRoot, 'content'))),
+    port: settings.PORT,
+    host: settings.HOST,
+    publicUrl: settings.PUBLIC_URL,
+    databaseUrl: settings.DATABASE_URL,
+    dataDir: path.resolve(settings.DATA_DIR),
+    webDistDir: path.resolve(settings.WEB_DIST_DIR),
+    contentDir: path.resolve(settings.CONTENT_DIR),
     externalIssuer,
-    accessTokenAudience: externalIssuer ? env.OIDC_AUDIENCE || undefined : 'urn:roadpass:customer-api',
-    oidcClientId,
-    accessTokenTtlSeconds: int('ACCESS_TOKEN_TTL_SECONDS', 300, 5, 86_400),
-    refreshTokenTtlSeconds: int('REFRESH_TOKEN_TTL_SECONDS', 8 * 3600, 60, 30 * 86_400),
-    sessionTtlSeconds: int('SESSION_TTL_SECONDS', 8 * 3600, 60, 30 * 86_400),
-    bodyLimitBytes: int('BODY_LIMIT_BYTES', 64 * 1024, 1024, 10 * 1024 * 1024),
+    accessTokenAudience: externalIssuer ? settings.OIDC_AUDIENCE : 'urn:roadpass:customer-api',
+    oidcClientId: settings.OIDC_CLIENT_ID,
+    accessTokenTtlSeconds: settings.ACCESS_TOKEN_TTL_SECONDS,
+    refreshTokenTtlSeconds: settings.REFRESH_TOKEN_TTL_SECONDS,
+    sessionTtlSeconds: settings.SESSION_TTL_SECONDS,
+    bodyLimitBytes: settings.BODY_LIMIT_BYTES,
     // One Node process keeps about 20 queries busy at most before its own CPU is the limit; PostgreSQL's
     // default max_connections (100) then leaves room for 4 instances plus tools.
-    databasePoolSize: int('DATABASE_POOL_SIZE', 20, 1, 500),
+    databasePoolSize: settings.DATABASE_POOL_SIZE,
     // A person clicking through the app makes a few calls a second at most; a script far more.
-    rateLimitPerAddress: int('RATE_LIMIT_PER_ADDRESS', 1200, 0, 1_000_000),
-    rateLimitPerCustomer: int('RATE_LIMIT_PER_CUSTOMER', 600, 0, 1_000_000),
+    rateLimitPerAddress: settings.RATE_LIMIT_PER_ADDRESS,
+    rateLimitPerCustomer: settings.RATE_LIMIT_PER_CUSTOMER,
     // A person follows one link now and then; 30 a minute leaves room for a shared office address.
-    rateLimitTokenCalls: int('RATE_LIMIT_TOKEN_CALLS', 30, 0, 1_000_000),
-    trustProxy: bool('TRUST_PROXY', false),
-    faultInjection,
-    seedDemoData,
-    logLevel,
-    logFormat: logFormat === 'pretty' ? 'pretty' : 'json',
-    // Production: every error and slow request, 1 % of the rest (a day of traffic in a few MB).
-    logRequestSamplePercent: int('LOG_REQUEST_SAMPLE_PERCENT', appEnv === 'production' ? 1 : 100, 0, 100),
-    logSlowRequestMs: int('LOG_SLOW_REQUEST_MS', 1000, 1, 600_000),
-    loyaltyClientId,
-    loyaltyClientSecret,
-    loyaltyAudience: loyaltyAudience ?? `${publicUrl ?? `http://localhost:${port}`}/api/internal`,
-    loyaltyExpiryIntervalSeconds,
-    // Batches sent back to back may take a third of the time: on two cores customers' reads keep
-    // 70–96 % of their idle rate (those that need embedded PGlite too), and the rental system still
-    // gets about 1 000 events a second through (decision 0013).
-    loyaltyBatchSharePercent: int('LOYALTY_BATCH_SHARE_PERCENT', 33, 1, 100),
-    // The rental system sends one batch at a time; a few more waiting is a retry storm, not a need.
-    loyaltyBatchQueue: int('LOYALTY_BATCH_QUEUE', 8, 0, 1000),
-    smtpUrl,
-    mailFrom,
-    outboxRetentionDays: int('OUTBOX_RETENTION_DAYS', 30, 1, 3650),
-    // Tests purge when they mean to; a timer would delete data under them.
-    messagesPurgeIntervalSeconds: int(
-      'MESSAGES_PURGE_INTERVAL_SECONDS',
-      appEnv === 'test' ? 0 : 3600,
-      0,
-      7 * 86_400,
-    ),
-    errorReportingDsn,
+    rateLimitTokenCalls: settings.RATE_LIMIT_TOKEN_CALLS,
+    trustProxy: settings.TRUST_PROXY,
+    faultInjection: settings.FAULT_INJECTION,
+    seedDemoData: settings.SEED_DEMO_DATA,
+    logLevel: settings.LOG_LEVEL,
+    logFormat: settings.LOG_FORMAT,
+    logRequestSamplePercent: settings.LOG_REQUEST_SAMPLE_PERCENT,
+    logSlowRequestMs: settings.LOG_SLOW_REQUEST_MS,
+    loyaltyClientId: settings.LOYALTY_CLIENT_ID,
+    loyaltyClientSecret: settings.LOYALTY_CLIENT_SECRET,
+    loyaltyAudience: settings.LOYALTY_AUDIENCE,
+    loyaltyExpiryIntervalSeconds: settings.LOYALTY_EXPIRY_INTERVAL_SECONDS,
+    loyaltyBatchSharePercent: settings.LOYALTY_BATCH_SHARE_PERCENT,
+    loyaltyBatchQueue: settings.LOYALTY_BATCH_QUEUE,
+    smtpUrl: settings.SMTP_URL,
+    mailFrom: settings.MAIL_FROM,
+    outboxRetentionDays: settings.OUTBOX_RETENTION_DAYS,
+    messagesPurgeIntervalSeconds: settings.MESSAGES_PURGE_INTERVAL_SECONDS,
+    errorReportingDsn: settings.ERROR_REPORTING_DSN,
     errorReportingForwardDsn,
-    errorReportsPerMinute: int('ERROR_REPORTS_PER_MINUTE', 30, 0, 100_000),
-    errorReportingServerStatuses,
+    errorReportsPerMinute: settings.ERROR_REPORTS_PER_MINUTE,
+    errorReportingServerStatuses: settings.ERROR_REPORTING_SERVER_STATUSES.split(',').map((s) =>
+      Number(s.trim()),
+    ),
     feedback,
-    tagManagerId,
-    tagManagerUrl,
+    tagManagerId: settings.TAG_MANAGER_ID,
+    tagManagerUrl: settings.TAG_MANAGER_URL,
   };
-  if (problems.length > 0) throw new ConfigError(problems);
-  return config;
 }

@@ -40,7 +40,7 @@ export const apiPaths = {
 
   /**
    * No login, no anti-forgery header: the error reporting SDK's tunnel (Sentry envelopes). It only
-   * stores reports and never reads or changes customer data (docs/decisions/web-error-reporting.md).
+   * stores reports and never reads or changes customer data (docs/decisions/0029-web-consent-manager.md).
    */
   errorReportEnvelope: '/api/error-reports/envelope',
 

@@ -41,7 +41,7 @@ export const browserStartUpEnvironment: StartUpEnvironment = {
   preloadRoute: (pathname) => void preloadRouteOf(pathname).catch(() => undefined),
   createAuthSession: (config, services) =>
     createAuthSession({
-      // oidc-client-ts is a chunk of its own, loaded when first needed (decision web-oidc-client).
+      // oidc-client-ts is a chunk of its own, loaded when first needed (decision 0017).
       loadUserManager: async () => {
         const { createUserManager } = await import('@/lib/oidc/user-manager');
         const userManager = createUserManager(config);

@@ -33,7 +33,7 @@ const feedbackSettings = ['showName', 'showEmail', 'isNameRequired', 'isEmailReq
 
 /**
  * The RuntimeConfig schema of the contracts, checked by hand: the schema object itself is typebox,
- * which the app does not bundle (docs/decisions/web-bundle-budget.md). The result is typed by the
+ * which the app does not bundle (docs/decisions/0014-web-bundle-budget.md). The result is typed by the
  * contract, so a change there shows up here as a type error.
  */
 const rules: [path: string, check: Check, expected: string][] = [

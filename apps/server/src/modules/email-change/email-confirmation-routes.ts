@@ -6,7 +6,7 @@ import type { EmailChangeService } from './email-change-service.js';
 
 /**
  * POST the token of the link sent to a new address: confirms the change. No login and no
- * anti-forgery token (decision account-tokens-without-login): the unguessable, single-use token is
+ * anti-forgery token (decision 0028): the unguessable, single-use token is
  * the proof, and the person may open the link on a device where they are not signed in.
  */
 export const emailConfirmationRoutes: FastifyPluginAsync<{ emailChange: EmailChangeService }> = async (

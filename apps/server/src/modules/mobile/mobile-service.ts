@@ -14,7 +14,7 @@ import type { Customer } from '../customers/customer-repository.js';
 import type { MessageSender } from '../messages/message-sender.js';
 import type { MessageKey, MessageTexts } from '../messages/message-texts.js';
 
-/** Product decisions §5 and the resend limit (decision account-mobile-pin). */
+/** Product decisions §5 and the resend limit (decision 0024). */
 export const PIN_TTL_SECONDS = 10 * 60;
 export const PIN_MAX_ATTEMPTS = 5;
 export const PIN_RESEND_GAP_SECONDS = 60;

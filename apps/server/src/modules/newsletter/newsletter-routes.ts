@@ -20,7 +20,7 @@ const Token = Type.String({ minLength: 1, maxLength: 128 });
 
 /**
  * The newsletter calls of spec §7 (the customer's agreement and its history) and the two calls of an
- * unsubscribe link, which need no login (decision account-tokens-without-login).
+ * unsubscribe link, which need no login (decision 0028).
  */
 export const newsletterRoutes: FastifyPluginAsync<{
   customers: CustomerRepository;

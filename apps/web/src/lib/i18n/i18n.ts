@@ -20,7 +20,7 @@ type Texts = Record<string, string>;
  * (spec §5) with applyTranslations, nothing built in. Keys are flat ("error-banner-title"); texts
  * use i18next's JSON form (`{{placeholder}}`, plural keys `_one`/`_other`/… chosen by
  * Intl.PluralRules), so content/translations/*.json stay what they were. Storage and interpolation
- * are rosetta's (decision web-i18n); this adds defaults, fallback keys, plurals and change
+ * are rosetta's (decision 0016); this adds defaults, fallback keys, plurals and change
  * notification for React (use-translation.ts).
  */
 export class Translations {

@@ -13,7 +13,7 @@ import { loyaltyKeys } from './query-keys';
 import { saveConsent } from './update-customer-consent';
 
 // Spec §4's rules for the loyalty data, now kept by TanStack Query (the one cache, decision
-// web-server-data), tested with a real QueryClient and a fake HTTP client.
+// 0023), tested with a real QueryClient and a fake HTTP client.
 
 const uuid = '0b9f7f5e-3c1e-4a57-9d0f-2d3f1c6a8b11';
 const failure = (status: number, code = 'internal_error') =>

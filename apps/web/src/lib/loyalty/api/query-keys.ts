@@ -1,6 +1,6 @@
 /**
  * Every loyalty query key, written once: TanStack Query is the one cache of the loyalty app's server
- * data (decision web-server-data). Keys nest under `loyalty`, so one call can drop them all.
+ * data (decision 0023). Keys nest under `loyalty`, so one call can drop them all.
  */
 export const loyaltyKeys = {
   all: ['loyalty'] as const,
