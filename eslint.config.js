@@ -50,6 +50,16 @@ export default tseslint.config(
     },
     rules: {
       ...reactHooks.configs.recommended.rules,
+      // One naming scheme for server-data keys: each feature's (and shared area's) keys are built in
+      // one `…Keys` object (decision web-server-data), never written out where a query is declared.
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "Property[key.name='queryKey'] > ArrayExpression",
+          message:
+            "Build query keys with the feature's `…Keys` object (one file per feature), not a literal array.",
+        },
+      ],
       // Features stay apart: a feature may use shared code and its own files, never another feature.
       // Pages in app/ are where features meet.
       'boundaries/dependencies': [

@@ -6,6 +6,7 @@ import { createFakeFetch, jsonResponse } from '@/testing/fake-fetch';
 import { contentCollection, demoLoginStatus } from '@/testing/fixtures';
 import { startApp, type StartUpEnvironment } from './bootstrap';
 import { createAppServices } from './services';
+import { sessionUserOf } from '@/lib/session/session-user';
 
 const config = {
   environment: 'test',
@@ -84,12 +85,12 @@ describe('start-up and readiness', () => {
     expect(state()).toMatchObject({
       appReady: true,
       contentLoaded: true,
-      user: demoLoginStatus.user,
       activeLanguage: 'de',
       trackingOptOut: true,
       isWebView: false,
       error: { page: false, overlay: false, banner: false },
     });
+    expect(sessionUserOf(services.queryClient)).toEqual(demoLoginStatus.user);
     expect(services.auth).not.toBeNull();
     expect(server.requests.map((r) => new URL(r.url).pathname)).toEqual([
       '/config.json',
@@ -112,7 +113,7 @@ describe('start-up and readiness', () => {
     );
 
     const started = startApp(services, env);
-    await vi.waitFor(() => expect(state().user).not.toBeNull());
+    await vi.waitFor(() => expect(sessionUserOf(services.queryClient)).not.toBeNull());
     expect(state().appReady).toBe(false);
 
     release();
@@ -173,9 +174,9 @@ describe('start-up and readiness', () => {
 
     expect(state()).toMatchObject({
       appReady: true,
-      user: null,
       error: { page: false, overlay: false, banner: false },
     });
+    expect(sessionUserOf(services.queryClient)).toEqual(null);
     expect(state().notify).toEqual({
       title: 'Texts could not be loaded',
       message: 'Some texts may be missing or shown in English. Please try again later.',
@@ -192,7 +193,8 @@ describe('start-up and readiness', () => {
     await startApp(services, env);
 
     expect(env.createAuthSession).toHaveBeenCalledOnce();
-    expect(state()).toMatchObject({ appReady: true, user: demoLoginStatus.user });
+    expect(state()).toMatchObject({ appReady: true });
+    expect(sessionUserOf(services.queryClient)).toEqual(demoLoginStatus.user);
   });
 
   it('on a route without login loads the requested locale and needs no sign-in', async () => {
@@ -203,7 +205,8 @@ describe('start-up and readiness', () => {
 
     await startApp(services, env);
 
-    expect(state()).toMatchObject({ appReady: true, activeLanguage: 'de', notify: null, user: null });
+    expect(state()).toMatchObject({ appReady: true, activeLanguage: 'de', notify: null });
+    expect(sessionUserOf(services.queryClient)).toBeNull();
     expect(env.createAuthSession).not.toHaveBeenCalled();
   });
 
@@ -253,9 +256,9 @@ describe('start-up and readiness', () => {
       expect(auth.refreshNow).not.toHaveBeenCalled();
       expect(state()).toMatchObject({
         appReady: false,
-        user: null,
         error: { page: true, overlay: true, banner: true },
       });
+      expect(sessionUserOf(services.queryClient)).toEqual(null);
       expect(consoleError).toHaveBeenCalledWith("Couldn't load user information", expect.anything());
     },
   );
@@ -263,7 +266,7 @@ describe('start-up and readiness', () => {
   it('loads the chunks of the page ahead once signed in, before the customer has loaded', async () => {
     const { services, env } = setup({ path: '/customer/loyalty-ui/status' });
     const preloaded: { path: string; user: unknown }[] = [];
-    env.preloadRoute = (path) => preloaded.push({ path, user: state().user });
+    env.preloadRoute = (path) => preloaded.push({ path, user: sessionUserOf(services.queryClient) });
 
     await startApp(services, env);
 
@@ -296,7 +299,7 @@ describe('start-up and readiness', () => {
         '/api/core-web/content/contentCollection/de-DE/loyalty-program',
       ),
     );
-    expect(state().user).toBeNull();
+    expect(sessionUserOf(services.queryClient)).toBeNull();
     releaseUser();
     await started;
 

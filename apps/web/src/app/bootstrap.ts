@@ -18,6 +18,7 @@ import { useAppStore } from '@/lib/state/app-store';
 import { readCountryLanguage } from '@/lib/storage/storage';
 import { preloadRouteOf } from './router';
 import type { AppServices } from './services';
+import { sessionUserOf } from '@/lib/session/session-user';
 
 export interface StartUpEnvironment {
   /** The current address (read again after start-up navigations). */
@@ -76,7 +77,7 @@ export async function startApp(services: AppServices, env: StartUpEnvironment): 
   const locale = () =>
     resolveCountryLanguage({
       // Until the customer is loaded (or when that fails), the token names their language.
-      user: useAppStore.getState().user ?? tokenLanguageOf(services.http.getToken()),
+      user: sessionUserOf(services.queryClient) ?? tokenLanguageOf(services.http.getToken()),
       pathname: env.location().pathname,
       requestedLocale: environment.requestedLocale,
       preference: readCountryLanguage(),
@@ -86,7 +87,7 @@ export async function startApp(services: AppServices, env: StartUpEnvironment): 
   const translate = () => {
     const { locale: lc, country } = locale();
     // Pages without a customer (the demo, say) show this country's content.
-    if (!useAppStore.getState().user) useAppStore.getState().setHomeLocation(country);
+    if (!sessionUserOf(services.queryClient)) useAppStore.getState().setHomeLocation(country);
     return loadTranslations({
       http: services.http,
       queryClient: services.queryClient,

@@ -14,6 +14,7 @@ import { renderWithProviders } from '@/testing/render';
 import { AppRoutes } from './router';
 import { ServicesContext, type AppServices } from './services';
 import { AppShell } from './shell/app-shell';
+import { signInForTests } from '@/testing/session';
 
 function renderApp(path: string, auth: AuthSession | null = null, overrides: Partial<HttpClient> = {}) {
   const publicRequest = vi.fn(async ({ url }: RequestConfig) => {
@@ -37,7 +38,7 @@ function renderApp(path: string, auth: AuthSession | null = null, overrides: Par
 describe('routes', () => {
   beforeEach(() => {
     useAppStore.setState({ appReady: true, contentLoaded: true, activeLanguage: 'de' });
-    useAppStore.getState().setUser(demoLoginStatus.user);
+    signInForTests(demoLoginStatus.user);
   });
   afterEach(async () => {
     cleanup();

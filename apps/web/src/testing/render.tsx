@@ -5,6 +5,7 @@ import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import { HttpClientProvider, type HttpClient } from '@/lib/http';
 import { createFakeHttpClient } from './fake-http-client';
+import { applyTestSession } from './session';
 
 interface RenderOptions {
   /** The in-memory address, with or without a query. */
@@ -26,6 +27,7 @@ export function renderWithProviders(ui: ReactElement, options: RenderOptions = {
   const http = options.http ?? createFakeHttpClient();
   const queryClient =
     options.queryClient ?? new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  applyTestSession(queryClient);
   const wrap = options.wrapper ?? ((children: ReactNode) => children);
   const result = render(
     <HttpClientProvider client={http}>

@@ -1,6 +1,7 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
 import { afterEach } from 'vitest';
+import { resetTestSession } from './session';
 
 // jsdom has no <dialog> modal API; a minimal stand-in that toggles the open attribute.
 if (typeof HTMLDialogElement !== 'undefined' && !HTMLDialogElement.prototype.showModal) {
@@ -15,6 +16,7 @@ if (typeof HTMLDialogElement !== 'undefined' && !HTMLDialogElement.prototype.sho
 
 afterEach(() => {
   cleanup();
+  resetTestSession();
   sessionStorage.clear();
   localStorage.clear();
 });

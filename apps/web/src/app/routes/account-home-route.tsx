@@ -6,6 +6,7 @@ import { resolveCountryLanguage } from '@/lib/i18n/locale';
 import { useAppStore } from '@/lib/state/app-store';
 import { readCountryLanguage } from '@/lib/storage/storage';
 import { useServices } from '../services';
+import { useSessionUser } from '@/lib/session/session-user';
 
 /**
  * /{COUNTRY}/{lang}/myaccount. An address whose country or language does not fit the customer is
@@ -15,7 +16,7 @@ export default function AccountHomeRoute() {
   const params = useParams<{ country: string; lang: string }>();
   const [location] = useLocation();
   const search = useSearch();
-  const user = useAppStore((state) => state.user);
+  const user = useSessionUser();
   const isWebView = useAppStore((state) => state.isWebView);
   const { auth } = useServices();
 

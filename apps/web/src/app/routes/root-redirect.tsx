@@ -3,11 +3,12 @@ import { routes, withCarriedQuery } from '@/config/routes';
 import { resolveCountryLanguage } from '@/lib/i18n/locale';
 import { useAppStore } from '@/lib/state/app-store';
 import { readCountryLanguage } from '@/lib/storage/storage';
+import { useSessionUser } from '@/lib/session/session-user';
 
 /** `/`: the signed-in customer's account home, in their country and language (spec §2). */
 export function RootRedirect() {
   const search = useSearch();
-  const user = useAppStore((state) => state.user);
+  const user = useSessionUser();
   const isWebView = useAppStore((state) => state.isWebView);
   const home = resolveCountryLanguage({
     user,

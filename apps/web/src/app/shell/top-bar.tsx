@@ -6,6 +6,7 @@ import { routes } from '@/config/routes';
 import { SignOutButton } from '@/features/auth/components/sign-out-button';
 import { useAppStore } from '@/lib/state/app-store';
 import { ServicesContext } from '../services';
+import { isSignedIn, useSessionUser } from '@/lib/session/session-user';
 
 const carMark =
   'M5.3 10.2 6.8 6.3A2 2 0 0 1 8.7 5h6.6a2 2 0 0 1 1.9 1.3l1.5 3.9A2 2 0 0 1 20 12.1V17a1 1 0 0 1-1 1h-.6a2.4 2.4 0 0 1-4.8 0h-3.2a2.4 2.4 0 0 1-4.8 0H5a1 1 0 0 1-1-1v-4.9a2 2 0 0 1 1.3-1.9Zm2.2-.2h9l-1.1-3a.8.8 0 0 0-.7-.5H9.3a.8.8 0 0 0-.7.5ZM7 13.2a1.2 1.2 0 1 0 0 2.4 1.2 1.2 0 0 0 0-2.4Zm10 0a1.2 1.2 0 1 0 0 2.4 1.2 1.2 0 0 0 0-2.4Z';
@@ -18,7 +19,7 @@ const carMark =
 export function TopBar() {
   const { t } = useTranslation();
   const [location] = useLocation();
-  const signedIn = useAppStore((state) => Boolean(state.user?.uuid));
+  const signedIn = isSignedIn(useSessionUser());
   const isWebView = useAppStore((state) => state.isWebView);
   // No sign-in session in a webview, before start-up, or in a shell rendered alone.
   const auth = useContext(ServicesContext)?.auth ?? null;

@@ -8,6 +8,7 @@ import { CONTENT_COLLECTION_ERROR, loadTranslations } from '@/lib/i18n/content-c
 import { useAppStore } from '@/lib/state/app-store';
 import { writeCountryLanguage } from '@/lib/storage/storage';
 import { saveLanguage } from './api/save-language';
+import { updateSessionUser } from '@/lib/session/session-user';
 
 /**
  * Switching the UI language on the account home: load the language's content collection (cached per
@@ -54,14 +55,13 @@ export function useLanguageSwitch(country: string) {
       const store = useAppStore.getState();
       try {
         const saved = await saveLanguage(http, language, country);
-        const user = useAppStore.getState().user;
-        if (user) store.setUser({ ...user, language: saved.body.PersonalDataRTO.language });
+        updateSessionUser(queryClient, { language: saved.body.PersonalDataRTO.language });
         store.addToast({ message: t('language-saved', { lng: language }) });
       } catch {
         store.addToast({ message: t('language-save-failed', { lng: language }), type: 'error' });
       }
     },
-    [apply, country, navigate, search, http, t],
+    [apply, country, navigate, search, http, queryClient, t],
   );
 
   return { apply, switchTo, pending };

@@ -15,6 +15,7 @@ import {
   type FeedbackValues,
 } from './feedback-rules';
 import { ScreenshotField, type Screenshot } from './screenshot-field';
+import { useSessionUser } from '@/lib/session/session-user';
 
 interface Props {
   open: boolean;
@@ -51,7 +52,7 @@ export function FeedbackDialog({ open, settings, onClose, onSent }: Props) {
   const dialog = useRef<HTMLDialogElement>(null);
   const controls = useRef<Partial<Record<Part | 'submit', HTMLElement | null>>>({});
   const focusAfterRender = useRef<Part | 'submit' | null>(null);
-  const user = useAppStore((s) => s.user);
+  const user = useSessionUser();
   const language = useAppStore((s) => s.activeLanguage);
   // What the customer changed; the rest is what the app knows of them (nothing for a visitor), so a
   // name saved on the profile page meanwhile shows here too.

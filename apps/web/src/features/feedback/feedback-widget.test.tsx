@@ -10,6 +10,7 @@ import english from '../../../../../content/translations/en.json';
 import { FeedbackEntry } from './feedback-entry';
 import { FEEDBACK_SUCCESS_MS, type FeedbackSettings } from './feedback-rules';
 import FeedbackWidget from './feedback-widget';
+import { signInForTests } from '@/testing/session';
 
 const allRequired: FeedbackSettings = {
   showName: true,
@@ -197,7 +198,7 @@ describe('feedback widget: the signed-in customer and a screenshot', () => {
   afterEach(() => setFeedbackSender(null));
 
   it('starts with the signed-in customer’s name and e-mail, which stay editable, and starts so again after sending', async () => {
-    act(() => useAppStore.getState().setUser({ ...customer }));
+    signInForTests({ ...customer });
     const sender = fakeSender();
     const { user, open, form, send } = renderWidget(optional);
     await open();
@@ -219,7 +220,7 @@ describe('feedback widget: the signed-in customer and a screenshot', () => {
   });
 
   it('lets the customer empty a filled-in field: it is then not sent', async () => {
-    act(() => useAppStore.getState().setUser({ ...customer }));
+    signInForTests({ ...customer });
     const sender = fakeSender();
     const { user, open, form, send } = renderWidget(optional);
     await open();

@@ -3,9 +3,9 @@ import { useCallback, useEffect, useState } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import { withCarriedQuery } from '@/config/routes';
 import { useHttp } from '@/lib/http';
-import { useAppStore } from '@/lib/state/app-store';
 import { ENTRY_RETRIES, ENTRY_RETRY_DELAY_MS } from './entry-retry';
 import { resolveEntryTarget, takeStoredLoyaltyRedirect } from './resolve-entry-target';
+import { sessionUserOf } from '@/lib/session/session-user';
 
 export type EntryState = { kind: 'loading' } | { kind: 'failed' };
 
@@ -35,7 +35,7 @@ export function useLoyaltyEntry(): { state: EntryState; retry: () => void } {
 
     const attempt = async (retriesLeft: number) => {
       try {
-        const target = await resolveEntryTarget({ http, queryClient, user: useAppStore.getState().user });
+        const target = await resolveEntryTarget({ http, queryClient, user: sessionUserOf(queryClient) });
         if (!cancelled) go(target);
       } catch (error) {
         if (cancelled) return;

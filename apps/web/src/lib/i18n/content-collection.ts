@@ -6,11 +6,18 @@ import { applyTranslations } from './i18n';
 
 export const CONTENT_COLLECTION_ERROR = 'Failed to load content collection from a content management service';
 
+/** The texts' query keys, written once (each feature's and shared area's keys live in one place). */
+export const contentKeys = {
+  all: ['content'] as const,
+  collection: (locale: string, legalEntityIso: string | null) =>
+    [...contentKeys.all, 'collection', locale, legalEntityIso] as const,
+};
+
 /** The translation content of one locale (a public call); cached for the session after the first load. */
 export function contentCollectionQuery(http: HttpClient, locale: string, legalEntityIso?: string) {
   const normalised = normaliseLocale(locale);
   return queryOptions({
-    queryKey: ['content-collection', normalised, legalEntityIso ?? null],
+    queryKey: contentKeys.collection(normalised, legalEntityIso ?? null),
     queryFn: () =>
       http.publicRequest<ContentCollection>({
         url: apiPaths.contentCollection(normalised, CONTENT_COLLECTION_LOYALTY),

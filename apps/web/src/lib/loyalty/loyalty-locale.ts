@@ -1,5 +1,6 @@
 import { DEFAULT_COUNTRY, normaliseLocale } from '@roadpass/contracts';
 import { useAppStore } from '@/lib/state/app-store';
+import { useSessionUser } from '@/lib/session/session-user';
 
 export interface LoyaltyLocale {
   /** For dates and numbers: active language and the customer's country, e.g. de-DE or en-NL. */
@@ -21,6 +22,7 @@ export function loyaltyLocale(activeLanguage: string, legalEntityIso: string | u
  */
 export function useLoyaltyLocale(): LoyaltyLocale {
   const activeLanguage = useAppStore((state) => state.activeLanguage);
-  const legalEntityIso = useAppStore((state) => state.user?.legalEntityIso ?? state.homeLocation);
+  const homeLocation = useAppStore((state) => state.homeLocation);
+  const legalEntityIso = useSessionUser()?.legalEntityIso ?? homeLocation;
   return loyaltyLocale(activeLanguage, legalEntityIso);
 }

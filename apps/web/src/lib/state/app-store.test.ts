@@ -1,12 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { demoLoginStatus } from '@/testing/fixtures';
-import {
-  resetAppStore,
-  selectIsLoggedIn,
-  selectShowBannerCancel,
-  selectShowBannerConfirm,
-  useAppStore,
-} from './app-store';
+import { resetAppStore, selectShowBannerCancel, selectShowBannerConfirm, useAppStore } from './app-store';
 
 const state = () => useAppStore.getState();
 
@@ -22,9 +15,9 @@ describe('app state', () => {
       activeLanguage: 'en',
       error: { page: false, overlay: false, banner: false },
       homeLocation: 'DE',
-      legalEntityId: 10,
-      user: null,
     });
+    // The signed-in customer is server data: the login-status query keeps it (lib/session).
+    expect(state()).not.toHaveProperty('user');
   });
 
   describe('error flags', () => {
@@ -83,21 +76,6 @@ describe('app state', () => {
       expect(selectShowBannerCancel(state())).toBe(false);
       expect(selectShowBannerConfirm(state())).toBe(false);
     });
-  });
-
-  it('is logged in exactly when the user uuid is non-empty', () => {
-    expect(selectIsLoggedIn(state())).toBe(false);
-    state().setUser(demoLoginStatus.user);
-    expect(selectIsLoggedIn(state())).toBe(true);
-    state().setUser({ ...demoLoginStatus.user, uuid: '' });
-    expect(selectIsLoggedIn(state())).toBe(false);
-    state().setUser(null);
-    expect(selectIsLoggedIn(state())).toBe(false);
-  });
-
-  it('takes legal entity and home location from the loaded user', () => {
-    state().setUser({ ...demoLoginStatus.user, legalEntityId: 1, legalEntityIso: 'NL' });
-    expect(state()).toMatchObject({ legalEntityId: 1, homeLocation: 'NL' });
   });
 
   it('adds and removes toasts, auto-closing by default', () => {

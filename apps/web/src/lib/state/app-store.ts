@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { Language, SessionUser } from '@roadpass/contracts';
+import type { Language } from '@roadpass/contracts';
 
 /** The three error flags of the app shell (spec §2, §4): always set together. */
 export interface ErrorFlags {
@@ -44,10 +44,11 @@ export interface AppState {
   activeLanguage: Language;
   error: ErrorFlags;
   errorButtons: ErrorButtons;
+  /**
+   * The country the app shows when no customer is signed in (the requested, preferred or browser's);
+   * the signed-in customer's own is in the session user (lib/session), not here.
+   */
   homeLocation: string;
-  legalEntityId: number;
-  /** Session data of the signed-in customer; null until loaded (or after a failed load). */
-  user: SessionUser | null;
   toasts: Toast[];
   notify: NotifyDialog | null;
   /** Readable problems of /config.json; when set the app shows the configuration error page. */
@@ -70,7 +71,6 @@ export interface AppActions {
   clearErrors(): void;
   /** The banner's close: hides the banner only. */
   closeBanner(): void;
-  setUser(user: SessionUser | null): void;
   /** The country the app shows (the customer's, or on a public page the requested or browser's). */
   setHomeLocation(country: string): void;
   addToast(
@@ -98,8 +98,6 @@ export function initialAppState(): AppState {
     error: { ...noErrors },
     errorButtons: {},
     homeLocation: 'DE',
-    legalEntityId: 10,
-    user: null,
     toasts: [],
     notify: null,
     configProblems: null,
@@ -130,12 +128,6 @@ export const useAppStore = create<AppStore>()((set, get) => ({
     }),
   clearErrors: () => set({ error: { ...noErrors }, errorButtons: {} }),
   closeBanner: () => set((state) => ({ error: { ...state.error, banner: false } })),
-  setUser: (user) =>
-    set(
-      user
-        ? { user, legalEntityId: user.legalEntityId, homeLocation: user.legalEntityIso.toUpperCase() }
-        : { user: null },
-    ),
   setHomeLocation: (country) => set({ homeLocation: country.toUpperCase() }),
   addToast: ({ message, type = 'info', autoClose = true }) => {
     const id = nextToastId++;
@@ -151,9 +143,6 @@ export const useAppStore = create<AppStore>()((set, get) => ({
   },
   setConfigProblems: (configProblems) => set({ configProblems }),
 }));
-
-/** Spec §4: logged in exactly when the user uuid is non-empty. */
-export const selectIsLoggedIn = (state: AppState): boolean => Boolean(state.user?.uuid);
 
 /** The banner's cancel button is hidden while the error page shows or when hideCancel is set. */
 export const selectShowBannerCancel = (state: AppState): boolean =>

@@ -4,7 +4,7 @@ import { Redirect, useParams } from 'wouter';
 import type { SessionUser } from '@roadpass/contracts';
 import { SubPage } from '@/components/sub-page';
 import { routes } from '@/config/routes';
-import { useAppStore } from '@/lib/state/app-store';
+import { useSessionUser } from '@/lib/session/session-user';
 
 /**
  * The frame of every account sub-page (/{COUNTRY}/{lang}/myaccount/…): needs the signed-in customer,
@@ -19,7 +19,7 @@ export function AccountSubPageRoute({
 }) {
   const { t } = useTranslation();
   const params = useParams<{ country: string; lang: string }>();
-  const user = useAppStore((state) => state.user);
+  const user = useSessionUser();
   if (!user) return <Redirect to={routes.root.build()} replace />;
   return (
     <SubPage

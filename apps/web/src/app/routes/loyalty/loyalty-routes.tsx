@@ -5,8 +5,8 @@ import { loyaltyRouteName, routes } from '@/config/routes';
 import { useLoyaltyStore } from '@/lib/loyalty/loyalty-store';
 import { LoyaltyRedirect } from '@/lib/loyalty/ui/loyalty-link';
 import { useNativeNavigation } from '@/lib/native-bridge';
-import { useAppStore } from '@/lib/state/app-store';
 import { loyaltyRouteModules } from './loyalty-route-modules';
+import { isSignedIn, useSessionUser } from '@/lib/session/session-user';
 
 const {
   entry: EntryRoute,
@@ -27,7 +27,7 @@ const {
  * except on the public demo; coming from there, a reload lets start-up sign in.
  */
 function SignedIn({ children }: { children: ReactNode }) {
-  const signedIn = useAppStore((state) => Boolean(state.user?.uuid));
+  const signedIn = isSignedIn(useSessionUser());
   useEffect(() => {
     if (!signedIn) window.location.reload();
   }, [signedIn]);

@@ -8,6 +8,8 @@ import { createFakeHttpClient } from '@/testing/fake-http-client';
 import { contentCollection, demoLoginStatus } from '@/testing/fixtures';
 import { renderWithProviders } from '@/testing/render';
 import { AccountHome } from './account-home';
+import { signInForTests } from '@/testing/session';
+import { sessionUserOf } from '@/lib/session/session-user';
 
 const german = contentCollection('de', 'DE', {
   'account-home-title': 'Mein Konto',
@@ -42,7 +44,7 @@ function renderHome(
 
 describe('account home', () => {
   beforeEach(() => {
-    useAppStore.getState().setUser(demoLoginStatus.user);
+    signInForTests(demoLoginStatus.user);
   });
   afterEach(async () => {
     resetAppStore();
@@ -93,8 +95,8 @@ describe('account home', () => {
   });
 
   it('switches the UI language, the address and the stored preference, and saves it on the server', async () => {
-    useAppStore.getState().setUser({ ...demoLoginStatus.user, language: 'en_DE' });
-    const { publicRequest, post, location } = renderHome();
+    signInForTests({ ...demoLoginStatus.user, language: 'en_DE' });
+    const { publicRequest, post, location, queryClient } = renderHome();
 
     await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Language' }), 'de');
 
@@ -111,14 +113,14 @@ describe('account home', () => {
     expect(document.documentElement.lang).toBe('de');
     expect(screen.getByRole('combobox', { name: 'Sprache' })).toBeInTheDocument();
     expect(screen.getByText('Vertragsland: Deutschland')).toBeInTheDocument();
-    await waitFor(() => expect(useAppStore.getState().user?.language).toBe('de_DE'));
+    await waitFor(() => expect(sessionUserOf(queryClient)?.language).toBe('de_DE'));
     expect(post).toHaveBeenCalledWith('/api/customer/cuda/customer/personaldata/own', { language: 'de_DE' });
     expect(useAppStore.getState().toasts.map((toast) => toast.type)).toEqual(['info']);
   });
 
   it('keeps the new language but says so when the server cannot save it', async () => {
-    useAppStore.getState().setUser({ ...demoLoginStatus.user, language: 'en_DE' });
-    const { location } = renderHome(
+    signInForTests({ ...demoLoginStatus.user, language: 'en_DE' });
+    const { location, queryClient } = renderHome(
       undefined,
       vi.fn(() => Promise.reject(new Error('500'))),
     );
@@ -127,7 +129,7 @@ describe('account home', () => {
 
     await waitFor(() => expect(useAppStore.getState().toasts.map((toast) => toast.type)).toEqual(['error']));
     expect(location.history?.at(-1)).toBe('/DE/de/myaccount');
-    expect(useAppStore.getState().user?.language).toBe('en_DE');
+    expect(sessionUserOf(queryClient)?.language).toBe('en_DE');
   });
 
   it('shows the error banner and page and stays put when the translations cannot be loaded', async () => {

@@ -21,7 +21,6 @@ import { rangeLengthText } from '@/lib/forms/rule-messages';
 import { setServerErrors } from '@/lib/forms/server-errors';
 import { useHttp } from '@/lib/http';
 import { countryName } from '@/lib/i18n/locale';
-import { useAppStore } from '@/lib/state/app-store';
 import { provinceNamesQuery } from '../api/get-province-names';
 import { profileKeys } from '../api/profile-keys';
 import { updatePersonalData } from '../api/update-personal-data';
@@ -36,6 +35,7 @@ import {
 } from './profile-values';
 import { useProfileRules } from './use-profile-rules';
 import './profile.css';
+import { updateSessionUser } from '@/lib/session/session-user';
 
 interface ProfileFormProps {
   /** The saved profile with the customer's rules (GET or the last PUT). */
@@ -150,9 +150,11 @@ export function ProfileForm({ data, mobileHref }: ProfileFormProps) {
       const next = answer.body.PersonalDataRTO;
       reset(toValues(next));
       setAddress(addressOf(next));
-      const { user, setUser } = useAppStore.getState();
-      if (user)
-        setUser({ ...user, firstName: next.firstName, lastName: next.lastName, salutation: next.salutation });
+      updateSessionUser(queryClient, {
+        firstName: next.firstName,
+        lastName: next.lastName,
+        salutation: next.salutation,
+      });
       const waiting = answer.body.pendingEmail;
       const emailAsked = waiting !== null && profile.email.toLowerCase() !== next.email.toLowerCase();
       setStatus(

@@ -1,7 +1,8 @@
 import { QueryClient } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createHttpClient } from '@/lib/http';
-import { resetAppStore, selectIsLoggedIn, useAppStore } from '@/lib/state/app-store';
+import { isSignedIn, sessionUserOf } from '@/lib/session/session-user';
+import { resetAppStore, useAppStore } from '@/lib/state/app-store';
 import { createFakeFetch, jsonResponse } from '@/testing/fake-fetch';
 import { demoLoginStatus } from '@/testing/fixtures';
 import { UserLoadError, loadSessionUser } from './get-login-status';
@@ -27,8 +28,10 @@ describe('loadSessionUser', () => {
     await loadSessionUser(args);
 
     expect(server.requests).toHaveLength(1);
-    expect(useAppStore.getState().user).toEqual(demoLoginStatus.user);
-    expect(selectIsLoggedIn(useAppStore.getState())).toBe(true);
+    expect(sessionUserOf(args.queryClient)).toEqual(demoLoginStatus.user);
+    expect(isSignedIn(sessionUserOf(args.queryClient))).toBe(true);
+    // Pages that follow the app's country (the loyalty screens' locale) take the customer's.
+    expect(useAppStore.getState().homeLocation).toBe('DE');
   });
 
   it.each([400, 401])('renews the token on %i and asks once more', async (status) => {
@@ -48,18 +51,19 @@ describe('loadSessionUser', () => {
   it.each([500, 503, 504, 404])('does not renew on %i; the user is cleared', async (status) => {
     const server = createFakeFetch({ [path]: failure(status) });
     const refreshToken = vi.fn(async () => {});
-    useAppStore.getState().setUser(demoLoginStatus.user);
+    const queryClient = new QueryClient();
 
     const error = await loadSessionUser({
       http: createHttpClient({ fetch: server.fetch }),
-      queryClient: new QueryClient(),
+      queryClient,
       refreshToken,
     }).catch((e: unknown) => e);
 
     expect(error).toBeInstanceOf(UserLoadError);
     expect((error as Error).message).toBe("Couldn't load user information");
     expect(refreshToken).not.toHaveBeenCalled();
-    expect(useAppStore.getState().user).toBeNull();
+    expect(sessionUserOf(queryClient)).toBeNull();
+    expect(queryClient.getQueryCache().getAll()).toEqual([]);
   });
 
   it('fails when the retry after renewal fails too', async () => {

@@ -1,6 +1,7 @@
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import { apiPaths, type LoginStatus } from '@roadpass/contracts';
 import { isHttpError, type HttpClient } from '@/lib/http';
+import { sessionKeys, setLoginStatus } from '@/lib/session/session-user';
 import { useAppStore } from '@/lib/state/app-store';
 
 export const USER_LOAD_ERROR = "Couldn't load user information";
@@ -12,7 +13,7 @@ export function getLoginStatus(http: HttpClient): Promise<LoginStatus> {
 /** The session user is loaded once and cached (spec §4). */
 export function loginStatusQuery(http: HttpClient) {
   return queryOptions({
-    queryKey: ['login-status'],
+    queryKey: sessionKeys.loginStatus(),
     queryFn: () => getLoginStatus(http),
     staleTime: Infinity,
     gcTime: Infinity,
@@ -48,10 +49,11 @@ export async function loadSessionUser(args: {
       await refreshToken();
       status = await fetchStatus();
     }
-    useAppStore.getState().setUser(status.user);
+    // Pages without a customer keep the country start-up chose; a customer's pages show theirs.
+    useAppStore.getState().setHomeLocation(status.user.legalEntityIso);
     return status;
   } catch (error) {
-    useAppStore.getState().setUser(null);
+    setLoginStatus(queryClient, null);
     throw new UserLoadError(error);
   }
 }

@@ -10,6 +10,7 @@ import { demoLoginStatus } from '@/testing/fixtures';
 import { renderWithProviders } from '@/testing/render';
 import english from '../../../../../../content/translations/en.json';
 import { LoyaltyDemo } from './loyalty-demo';
+import { signInForTests } from '@/testing/session';
 
 function tier(slug: TierSlug, title: string, threshold: number, rewardTitles: string[]): Tier {
   return {
@@ -99,7 +100,7 @@ describe('the loyalty demo page', () => {
   });
 
   it('asks for the tiers in the active language and the signed-in customer’s country', async () => {
-    useAppStore.getState().setUser({ ...demoLoginStatus.user, legalEntityId: 1, legalEntityIso: 'NL' });
+    signInForTests({ ...demoLoginStatus.user, legalEntityId: 1, legalEntityIso: 'NL' });
     useAppStore.setState({ activeLanguage: 'nl' });
     const { get } = renderDemo();
 

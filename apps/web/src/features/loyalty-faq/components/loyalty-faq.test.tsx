@@ -11,10 +11,11 @@ import { resetLoyaltyStore } from '@/lib/loyalty/loyalty-store';
 import { coreConsent } from '@/lib/loyalty/testing/loyalty-fixtures';
 import { renderLoyalty } from '@/lib/loyalty/testing/render-loyalty';
 import { applyRealTranslations } from '@/lib/loyalty/testing/translations';
-import { resetAppStore, useAppStore } from '@/lib/state/app-store';
+import { resetAppStore } from '@/lib/state/app-store';
 import { createFakeHttpClient } from '@/testing/fake-http-client';
 import { demoLoginStatus } from '@/testing/fixtures';
 import { LoyaltyFaq } from './loyalty-faq';
+import { signInForTests } from '@/testing/session';
 
 const faqPath = apiPaths.faq('loyalty-programme');
 const faq: Faq = {
@@ -42,7 +43,7 @@ function renderFaq(get: (url: string, config?: unknown) => Promise<unknown>, con
 
 describe('loyalty FAQ', () => {
   beforeEach(() => {
-    useAppStore.getState().setUser(demoLoginStatus.user);
+    signInForTests(demoLoginStatus.user);
   });
   afterEach(async () => {
     cleanup();

@@ -11,10 +11,11 @@ import { resetLoyaltyStore } from '@/lib/loyalty/loyalty-store';
 import { historyEntry, historyPage } from '@/lib/loyalty/testing/loyalty-fixtures';
 import { renderLoyalty } from '@/lib/loyalty/testing/render-loyalty';
 import { applyRealTranslations } from '@/lib/loyalty/testing/translations';
-import { resetAppStore, useAppStore } from '@/lib/state/app-store';
+import { resetAppStore } from '@/lib/state/app-store';
 import { createFakeHttpClient } from '@/testing/fake-http-client';
 import { demoLoginStatus } from '@/testing/fixtures';
 import { LoyaltyHistory } from './loyalty-history';
+import { signInForTests } from '@/testing/session';
 
 const historyPath = apiPaths.loyaltyHistory(demoLoginStatus.user.uuid);
 type GetConfig = { params?: { page_index?: number; page_size?: number } };
@@ -50,7 +51,7 @@ const rows = () =>
 describe('loyalty history', () => {
   beforeEach(async () => {
     await applyRealTranslations('en');
-    useAppStore.getState().setUser(demoLoginStatus.user);
+    signInForTests(demoLoginStatus.user);
     vi.spyOn(console, 'error').mockImplementation(() => {});
     // jsdom has no layout: every history row is 76 px high in a 768 px window.
     vi.spyOn(HTMLElement.prototype, 'offsetHeight', 'get').mockImplementation(function (this: HTMLElement) {

@@ -12,6 +12,7 @@ import { resetAppStore, useAppStore } from '@/lib/state/app-store';
 import { createFakeHttpClient } from '@/testing/fake-http-client';
 import { demoLoginStatus } from '@/testing/fixtures';
 import { LoyaltyEntry } from './loyalty-entry';
+import { signInForTests } from '@/testing/session';
 
 const { uuid } = demoLoginStatus.user;
 const consentsPath = apiPaths.customerConsents(uuid);
@@ -26,7 +27,7 @@ function renderEntry(get: (url: string) => Promise<never>, path = '/') {
 describe('loyalty entry route', () => {
   beforeEach(async () => {
     await applyRealTranslations('en');
-    useAppStore.getState().setUser(demoLoginStatus.user);
+    signInForTests(demoLoginStatus.user);
     vi.spyOn(console, 'error').mockImplementation(() => {});
     vi.spyOn(console, 'warn').mockImplementation(() => {});
   });

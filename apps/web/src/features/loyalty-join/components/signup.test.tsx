@@ -17,6 +17,7 @@ import { resetAppStore, useAppStore } from '@/lib/state/app-store';
 import { createFakeHttpClient } from '@/testing/fake-http-client';
 import { demoLoginStatus } from '@/testing/fixtures';
 import { Signup } from './signup';
+import { signInForTests } from '@/testing/session';
 
 const { uuid, legalEntityId } = demoLoginStatus.user;
 const consentsPath = apiPaths.customerConsents(uuid);
@@ -68,7 +69,7 @@ function renderSignup(
 describe('loyalty signup', () => {
   beforeEach(async () => {
     await applyRealTranslations('en');
-    useAppStore.getState().setUser(demoLoginStatus.user);
+    signInForTests(demoLoginStatus.user);
     vi.spyOn(console, 'error').mockImplementation(() => {});
   });
   afterEach(async () => {

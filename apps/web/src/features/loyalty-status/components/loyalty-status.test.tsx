@@ -8,10 +8,11 @@ import { resetLoyaltyStore } from '@/lib/loyalty/loyalty-store';
 import { royalGoldDetails, tiers } from '@/lib/loyalty/testing/loyalty-fixtures';
 import { getByPath, renderLoyalty } from '@/lib/loyalty/testing/render-loyalty';
 import { applyRealTranslations } from '@/lib/loyalty/testing/translations';
-import { resetAppStore, useAppStore } from '@/lib/state/app-store';
+import { resetAppStore } from '@/lib/state/app-store';
 import { createFakeHttpClient } from '@/testing/fake-http-client';
 import { demoLoginStatus } from '@/testing/fixtures';
 import { LoyaltyStatus } from './loyalty-status';
+import { signInForTests } from '@/testing/session';
 
 const { uuid } = demoLoginStatus.user;
 const detailsPath = apiPaths.loyaltyTierDetails(uuid);
@@ -29,7 +30,7 @@ function renderStatus(details: LoyaltyTierDetails | Error, path = '/status') {
 
 describe('loyalty status', () => {
   beforeEach(() => {
-    useAppStore.getState().setUser(demoLoginStatus.user);
+    signInForTests(demoLoginStatus.user);
     vi.spyOn(console, 'error').mockImplementation(() => {});
   });
   afterEach(async () => {

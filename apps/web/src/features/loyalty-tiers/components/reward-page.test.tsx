@@ -12,6 +12,7 @@ import { resetAppStore, useAppStore } from '@/lib/state/app-store';
 import { createFakeHttpClient } from '@/testing/fake-http-client';
 import { demoLoginStatus } from '@/testing/fixtures';
 import { RewardPage } from './reward-page';
+import { signInForTests } from '@/testing/session';
 
 const { uuid } = demoLoginStatus.user;
 const codePath = apiPaths.loyaltyPartnerCode(uuid, 'city-bike');
@@ -51,7 +52,7 @@ describe('reward page', () => {
   let writeText: ReturnType<typeof vi.fn>;
   beforeEach(async () => {
     await applyRealTranslations('en');
-    useAppStore.getState().setUser(demoLoginStatus.user);
+    signInForTests(demoLoginStatus.user);
     writeText = vi.fn(async () => {});
     Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
   });

@@ -6,10 +6,11 @@ import { resetLoyaltyStore } from '@/lib/loyalty/loyalty-store';
 import { royalGoldDetails, tiers } from '@/lib/loyalty/testing/loyalty-fixtures';
 import { getByPath, renderLoyalty } from '@/lib/loyalty/testing/render-loyalty';
 import { applyRealTranslations } from '@/lib/loyalty/testing/translations';
-import { resetAppStore, useAppStore } from '@/lib/state/app-store';
+import { resetAppStore } from '@/lib/state/app-store';
 import { createFakeHttpClient } from '@/testing/fake-http-client';
 import { demoLoginStatus } from '@/testing/fixtures';
 import { TierOverview } from './tier-overview';
+import { signInForTests } from '@/testing/session';
 
 const { uuid } = demoLoginStatus.user;
 
@@ -26,7 +27,7 @@ function renderOverview() {
 describe('tier overview', () => {
   beforeEach(async () => {
     await applyRealTranslations('en');
-    useAppStore.getState().setUser(demoLoginStatus.user);
+    signInForTests(demoLoginStatus.user);
   });
   afterEach(async () => {
     cleanup();
