@@ -1,9 +1,15 @@
 #!/usr/bin/env node
-// Screenshots of the account home, the loyalty screens, the sign-in and not-found pages at phone
-// (390×844) and desktop (1280×800) width, taken from the built app on a fresh embedded database, into
-// docs/screenshots/. Usage: npm run build && npm run screenshots
+// Screenshots of every page of the app at phone (390×844) and desktop (1280×800) width, taken from the
+// built app on a fresh embedded database: the account home and its five pages, every loyalty screen
+// (a member's, a newcomer's onboarding, the public demo), the pages opened from e-mail links, the
+// sign-in page and the not-found page.
+//
+// Usage: npm run build && npm run screenshots
+//   default: German (demo.de@example.com) into docs/screenshots/ (the README shows the account home);
+//   SCREENSHOT_LANGUAGES=all (or e.g. de,hu,es) and SCREENSHOT_DIR=/tmp/shots: one folder per language,
+//   to look at every page in every language before a change lands (issue 17).
 /* global document -- page.evaluate callbacks run in the browser */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium } from '@playwright/test';
@@ -11,12 +17,32 @@ import { spawnServer } from './spawn-server.mjs';
 import { waitFor } from './wait-for-url.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
-const out = path.join(root, 'docs', 'screenshots');
 const port = 20000 + Math.floor(Math.random() * 1000);
 const baseUrl = `http://127.0.0.1:${port}`;
 const dataDir = mkdtempSync(path.join(tmpdir(), 'roadpass-screenshots-'));
 
-/** name → loyalty path, for demo.de@example.com (royal gold, partner codes for the first two partner rewards). */
+/** Who reads each language: a demo customer whose country speaks it (docs/product/demo-data.md). */
+const readers = {
+  de: { email: 'demo.de@example.com', country: 'DE' },
+  nl: { email: 'demo.nl@example.com', country: 'NL' },
+  fr: { email: 'demo.fr@example.com', country: 'FR' },
+  it: { email: 'demo.it@example.com', country: 'IT' },
+  es: { email: 'demo.es@example.com', country: 'ES' },
+  hu: { email: 'demo.hu@example.com', country: 'HU' },
+  da: { email: 'demo.dk@example.com', country: 'DK' },
+  en: { email: 'demo.at@example.com', country: 'AT' },
+};
+const asked = process.env.SCREENSHOT_LANGUAGES ?? 'de';
+const languages = asked === 'all' ? Object.keys(readers) : asked.split(',').map((l) => l.trim());
+for (const language of languages)
+  if (!readers[language])
+    throw new Error(`No reader for language ${language}: one of ${Object.keys(readers)}`);
+const outRoot = process.env.SCREENSHOT_DIR ?? path.join(root, 'docs', 'screenshots');
+const outDir = (language) =>
+  asked === 'de' && !process.env.SCREENSHOT_DIR ? outRoot : path.join(outRoot, language);
+
+const accountPages = ['profile', 'password', 'mobile', 'privacy', 'payment'];
+/** name → loyalty path, for a member (demo.de is royal gold with partner codes). */
 const memberScreens = {
   'loyalty-status': 'status',
   'loyalty-tier-overview': 'tier-overview',
@@ -25,12 +51,13 @@ const memberScreens = {
   'loyalty-faq': 'faq',
 };
 
-async function signIn(page, email, query) {
-  await page.goto(`${baseUrl}/customer/loyalty-ui/${query}`);
-  await page.getByLabel('E-mail').fill(email);
-  await page.getByLabel('Password').fill('Demo-2026!');
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(/\/customer\/loyalty-ui\/(status|onboarding)/);
+async function signIn(page, email) {
+  await page.goto(`${baseUrl}/`);
+  await page.waitForURL(/\/auth\/realms\/customer\//);
+  await page.locator('input[name="username"], input[type="email"]').first().fill(email);
+  await page.locator('input[type="password"]').first().fill('Demo-2026!');
+  await page.locator('form button[type="submit"]').first().click();
+  await page.waitForURL(/\/myaccount$/);
 }
 
 /** Waits until the page has settled: no spinner, no skeleton, carousel moved to its initial card. */
@@ -38,53 +65,92 @@ async function settle(page) {
   await page.waitForFunction(
     () => !document.querySelector('[aria-busy="true"], .loyalty-skeleton, .spinner'),
   );
-  await page.waitForTimeout(1_800);
+  await page.waitForTimeout(1_200);
+}
+
+async function shoot(page, dir, name, size, address) {
+  if (address) await page.goto(`${baseUrl}${address}`);
+  await settle(page);
+  await page.screenshot({ path: path.join(dir, `${name}-${size}.png`) });
 }
 
 const server = spawnServer(port, { DATA_DIR: dataDir, DATABASE_URL: '' });
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking'],
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-dev-shm-usage',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+    '--disable-quic',
+  ],
 });
 
 try {
   await waitFor(`${baseUrl}/config.json`);
-  for (const [size, viewport] of [
-    ['phone', { width: 390, height: 844 }],
-    ['desktop', { width: 1280, height: 800 }],
-  ]) {
-    const context = await browser.newContext({ viewport });
-    const page = await context.newPage();
-    await signIn(page, 'demo.de@example.com', '');
-    for (const [name, target] of Object.entries(memberScreens)) {
-      await page.goto(`${baseUrl}/customer/loyalty-ui/${target}`);
-      await settle(page);
-      await page.screenshot({ path: path.join(out, `${name}-${size}.png`) });
+  for (const language of languages) {
+    const { email, country } = readers[language];
+    const locale = `${language}-${country}`;
+    const dir = outDir(language);
+    mkdirSync(dir, { recursive: true });
+    for (const [size, viewport] of [
+      ['phone', { width: 390, height: 844 }],
+      ['desktop', { width: 1280, height: 800 }],
+    ]) {
+      // The consent choice is made (all denied) so the banner shows only on its own screenshot.
+      const consentCookie = { name: 'roadpass_consent', value: 'a0e0', url: baseUrl };
+
+      const visitor = await browser.newContext({ viewport, locale });
+      const visitorPage = await visitor.newPage();
+      await visitorPage.goto(`${baseUrl}/?locale=${locale}`);
+      await visitorPage.waitForURL(/\/auth\/realms\/customer\//);
+      await visitorPage.screenshot({ path: path.join(dir, `sign-in-${size}.png`) });
+      await shoot(
+        visitorPage,
+        dir,
+        'loyalty-demo-consent-banner',
+        size,
+        `/customer/loyalty-ui/demo?locale=${locale}`,
+      );
+      await visitor.addCookies([consentCookie]);
+      await shoot(visitorPage, dir, 'loyalty-demo', size, `/customer/loyalty-ui/demo?locale=${locale}`);
+      await shoot(
+        visitorPage,
+        dir,
+        'unsubscribe-unknown-link',
+        size,
+        `/newsletter/unsubscribe/unknown-link-00000000000000000000?locale=${locale}`,
+      );
+      await shoot(
+        visitorPage,
+        dir,
+        'email-confirm-unknown-link',
+        size,
+        `/email/confirm/unknown-link-00000000000000000000?locale=${locale}`,
+      );
+      await visitor.close();
+
+      const context = await browser.newContext({ viewport, locale });
+      await context.addCookies([consentCookie]);
+      const page = await context.newPage();
+      await signIn(page, email);
+      const home = `/${country}/${language}/myaccount`;
+      await shoot(page, dir, 'account-home', size, home);
+      for (const name of accountPages) await shoot(page, dir, `account-${name}`, size, `${home}/${name}`);
+      if (email === 'demo.nl@example.com') {
+        await shoot(page, dir, 'loyalty-onboarding', size, '/customer/loyalty-ui/onboarding');
+      } else {
+        for (const [name, target] of Object.entries(memberScreens))
+          await shoot(page, dir, name, size, `/customer/loyalty-ui/${target}`);
+      }
+      await shoot(page, dir, 'not-found', size, '/no-such-page');
+      await context.close();
     }
-    await page.goto(`${baseUrl}/`);
-    await page.waitForURL(/\/DE\/de\/myaccount$/);
-    await settle(page);
-    await page.screenshot({ path: path.join(out, `account-home-${size}.png`) });
-    await page.goto(`${baseUrl}/no-such-page`);
-    await settle(page);
-    await page.screenshot({ path: path.join(out, `not-found-${size}.png`) });
-    await context.close();
-
-    const newcomer = await browser.newContext({ viewport });
-    const signInPage = await newcomer.newPage();
-    await signInPage.goto(`${baseUrl}/?locale=de-DE`);
-    await signInPage.waitForURL(/\/auth\/realms\/customer\//);
-    await signInPage.screenshot({ path: path.join(out, `sign-in-${size}.png`) });
-    await newcomer.close();
-
-    const visitor = await browser.newContext({ viewport });
-    const demo = await visitor.newPage();
-    await demo.goto(`${baseUrl}/customer/loyalty-ui/demo?locale=en`);
-    await settle(demo);
-    await demo.screenshot({ path: path.join(out, `loyalty-demo-${size}.png`) });
-    await visitor.close();
+    console.log(`${language}: screenshots written to ${path.relative(process.cwd(), dir)}/`);
   }
-  console.log(`Screenshots written to ${path.relative(process.cwd(), out)}/`);
 } finally {
   await browser.close();
   server.kill('SIGTERM');
