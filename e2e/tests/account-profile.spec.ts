@@ -96,6 +96,29 @@ test("a Spanish customer: another province's rules apply to the post code", asyn
   await expect(province).toHaveValue('28');
 });
 
+test('a Spanish customer typing the DNI 12345678A reads, in Spanish, that its letter is wrong', async ({
+  page,
+}) => {
+  // The account languages spec switches demo.es to English for a while: this needs Spanish.
+  await exclusively('demo.es@example.com', async () => {
+    const t = await openProfile(page, 'demo.es@example.com');
+    await expect(page).toHaveURL(/\/ES\/es\/myaccount\/profile$/);
+    const id = page.getByRole('textbox', { name: named(t['profile-field-passportId']) });
+    await expect(id).toHaveValue('12345678Z');
+
+    await id.fill('12345678A');
+    await page.getByRole('button', { name: t['profile-submit'] }).click();
+    await expect(id).toHaveAttribute('aria-invalid', 'true');
+    await expect(id).toBeFocused();
+    await expect(page.locator('#profile-passportId-error')).toHaveText(texts('es')['rules-dniNie']!);
+    await expect(id).toHaveAccessibleDescription(texts('es')['rules-dniNie']!);
+
+    // Nothing was saved.
+    await page.reload();
+    await expect(id).toHaveValue('12345678Z');
+  });
+});
+
 test('a Hungarian customer: the address shows as text, the other fields can be edited', async ({ page }) => {
   const t = await openProfile(page, 'demo.hu@example.com');
   const address = page.getByRole('group', { name: t['profile-section-address'] });

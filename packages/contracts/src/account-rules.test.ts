@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { checkValues, compileRules, parseRangeLength, rangeLengthMessage } from './account-rules.js';
+import {
+  checkValues,
+  compileRules,
+  listedValues,
+  parseRangeLength,
+  rangeLengthMessage,
+} from './account-rules.js';
 
 const messageOf = (parameter: string) => rangeLengthMessage(parseRangeLength(parameter));
 
@@ -46,5 +52,36 @@ describe('rangelength messages', () => {
     expect(checkValues(rules, { city: 'x'.repeat(41) })).toEqual([
       { field: 'city', rule: 'rangelength', parameter: '1:40' },
     ]);
+  });
+});
+
+describe('listed values (the salutations a form offers)', () => {
+  const rules = compileRules([
+    { attribute: 'salutation', validator: 'required', parameter: 'true' },
+    { attribute: 'salutation', validator: 'listMatch', parameter: 'FRAU|HERR|DIVERS' },
+    { attribute: 'fiscalCode', validator: 'listMatch', parameter: 'A|B' },
+    { attribute: 'fiscalCode', validator: 'invisible', parameter: 'true' },
+  ]);
+  it('are the served list, in its order, and the interpreter takes exactly these', () => {
+    expect(listedValues(rules.salutation)).toEqual(['FRAU', 'HERR', 'DIVERS']);
+    const check = (salutation: string) => checkValues(rules, { salutation }).map((v) => v.rule);
+    expect(['FRAU', 'HERR', 'DIVERS'].map(check)).toEqual([[], [], []]);
+    expect(check('MX')).toEqual(['listMatch']);
+    expect(check('herr')).toEqual(['listMatch']);
+    expect(check('')).toEqual(['required']);
+  });
+
+  it('are those every list of the field names (each list is a rule the value must pass)', () => {
+    const narrowed = compileRules([
+      { attribute: 'salutation', validator: 'listMatch', parameter: 'HERR|FRAU|DIVERS' },
+      { attribute: 'salutation', validator: 'listMatch', parameter: 'DIVERS|FRAU' },
+    ]);
+    expect(listedValues(narrowed.salutation)).toEqual(['FRAU', 'DIVERS']);
+    expect(checkValues(narrowed, { salutation: 'HERR' }).map((v) => v.rule)).toEqual(['listMatch']);
+  });
+
+  it('are none for a field without a list or an invisible one', () => {
+    expect(listedValues(rules.fiscalCode)).toEqual([]);
+    expect(listedValues(rules.firstName)).toEqual([]);
   });
 });

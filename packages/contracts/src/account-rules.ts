@@ -62,6 +62,12 @@ export const addressFields = [
   'addressCountryIsoCode',
 ] as const;
 
+/**
+ * Fields holding codes written in capitals (the Italian fiscal code, the Spanish DNI/NIE, post codes
+ * such as 1012 AB): the app sends them so and the server stores them so, however they were typed.
+ */
+export const upperCaseFields = ['fiscalCode', 'passportId', 'addressZipCode'] as const;
+
 export const DEFAULT_RANGE_LENGTH = { min: 0, max: 255 } as const;
 
 /** Patterns used when a pattern-like validator's parameter is just "true". */
@@ -131,6 +137,19 @@ export function compileRules(list: readonly RuleEntry[]): CompiledRules {
     }
   }
   return rules;
+}
+
+/**
+ * The values a field's listMatch rules offer (e.g. the salutations: the form's choices come from the
+ * rules, not from code): those of the first list that every other list of the field also names, in
+ * the served order; none without such a rule or for an invisible field.
+ */
+export function listedValues(field: FieldRules | undefined): string[] {
+  if (!field || field.invisible) return [];
+  const [first, ...others] = field.patterns
+    .filter((pattern) => pattern.validator === 'listMatch')
+    .map((pattern) => pattern.parameter.split('|'));
+  return (first ?? []).filter((value) => others.every((list) => list.includes(value)));
 }
 
 /**

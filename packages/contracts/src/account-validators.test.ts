@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { checkValues, compileRules } from './account-rules.js';
-import { customValidators, fiscalCodeCheckCharacter, isValidFiscalCode } from './account-validators.js';
+import {
+  customValidators,
+  fiscalCodeCheckCharacter,
+  isValidFiscalCode,
+  isValidSpanishId,
+} from './account-validators.js';
 
 const context = (values: Record<string, unknown> = {}, today = new Date('2026-11-23T10:00:00Z')) => ({
   today,
@@ -19,6 +24,37 @@ describe('fiscalCode', () => {
   it('refuses a wrong shape (month letter, length)', () => {
     expect(isValidFiscalCode('RSSMRA85Z10A562S')).toBe(false);
     expect(isValidFiscalCode('RSSMRA85T10A562')).toBe(false);
+  });
+});
+
+describe('dniNie', () => {
+  const letters = (first: string) =>
+    [...'ABCDEFGHIJKLMNOPQRSTUVWXYZ'].filter((c) => isValidSpanishId(first + c));
+  it('takes exactly one check letter for a DNI: 12345678Z, not 12345678A', () => {
+    expect(letters('12345678')).toEqual(['Z']);
+    expect(customValidators.dniNie!('12345678A', 'true', context())).toBe(false);
+    expect(customValidators.dniNie!('12345678Z', 'true', context())).toBe(true);
+    expect(letters('00000000')).toEqual(['T']);
+  });
+
+  it('counts the X, Y and Z of a NIE as 0, 1 and 2', () => {
+    expect(letters('X1234567')).toEqual(['L']);
+    expect(letters('Y1234567')).toEqual(['X']);
+    expect(letters('Z1234567')).toEqual(['R']);
+  });
+
+  it('refuses another shape and a lower-case letter (the app and the server send capitals)', () => {
+    expect(isValidSpanishId('1234567Z')).toBe(false);
+    expect(isValidSpanishId('A1234567L')).toBe(false);
+    expect(isValidSpanishId('12345678z')).toBe(false);
+  });
+
+  it('is a rule the served list can name, checked by the interpreter', () => {
+    const rules = compileRules([{ attribute: 'passportId', validator: 'dniNie', parameter: 'true' }]);
+    const check = (passportId: string) => checkValues(rules, { passportId }, { customValidators });
+    expect(check('12345678A')).toEqual([{ field: 'passportId', rule: 'dniNie', parameter: 'true' }]);
+    expect(check('12345678Z')).toEqual([]);
+    expect(check('')).toEqual([]);
   });
 });
 

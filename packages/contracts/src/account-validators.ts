@@ -67,6 +67,20 @@ export function isValidFiscalCode(value: string): boolean {
   return FISCAL_CODE_SHAPE.test(code) && fiscalCodeCheckCharacter(code.slice(0, 15)) === code[15];
 }
 
+/** The check letters of a Spanish DNI/NIE, by the number's remainder of 23. */
+const SPANISH_ID_LETTERS = 'TRWAGMYFPDXBNJZSQVHLCKE';
+
+/**
+ * A Spanish DNI (8 digits) or NIE (X, Y or Z and 7 digits, X/Y/Z counting as 0/1/2) whose last letter
+ * is the check letter of its number (upper case).
+ */
+export function isValidSpanishId(value: string): boolean {
+  const match = /^([0-9]{8}|[XYZ][0-9]{7})([A-Z])$/.exec(value.trim());
+  if (!match) return false;
+  const digits = match[1]!.replace(/^[XYZ]/, (prefix) => String('XYZ'.indexOf(prefix)));
+  return SPANISH_ID_LETTERS[Number(digits) % 23] === match[2];
+}
+
 /** YYYY-MM-DD that is a real calendar day, as a UTC date; else null. */
 export function parseIsoDay(value: string): Date | null {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
@@ -95,6 +109,8 @@ const normalisedPassword = (value: string) => value.normalize('NFKC').toLowerCas
 export const customValidators: Readonly<Record<string, CustomValidator>> = {
   /** parameter "true": an Italian fiscal code with a correct check character. */
   fiscalCode: (value) => isValidFiscalCode(value),
+  /** parameter "true": a Spanish DNI or NIE with its right check letter. */
+  dniNie: (value) => isValidSpanishId(value),
   /** parameter N: a real YYYY-MM-DD day, at least N and at most 120 years ago (today counts). */
   adultAge: (value, parameter, { today }) => {
     const birth = parseIsoDay(value);

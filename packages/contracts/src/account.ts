@@ -1,6 +1,6 @@
 import Type from 'typebox';
 import { ApiErrorBody } from './api-error.js';
-import { UserLanguage } from './customer.js';
+import { Salutation, UserLanguage } from './customer.js';
 
 /*
  * The customer-account payloads of spec §3/§7 (issue 8). Server and app both use these; the rule
@@ -25,8 +25,6 @@ export type MetaDataList = Type.Static<typeof MetaDataList>;
 
 export const Meta = Type.Object({ metaDataList: MetaDataList });
 export type Meta = Type.Static<typeof Meta>;
-
-export const Salutation = Type.Union([Type.Literal('HERR'), Type.Literal('FRAU')]);
 
 /** User profile, spec §3. Absent values are null. */
 export const PersonalDataRTO = Type.Object({

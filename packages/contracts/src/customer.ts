@@ -3,6 +3,14 @@ import Type from 'typebox';
 /** language_COUNTRY as stored for a customer, e.g. de_DE, en_NL. */
 export const UserLanguage = Type.String({ pattern: '^[a-z]{2}_[A-Z]{2}$', maxLength: 5 });
 
+/**
+ * A salutation code (HERR, FRAU, …). Which ones a customer may choose is the served rules' business
+ * (content/account-rules: a listMatch rule, checked by the rule interpreter on both sides), not the
+ * schema's, so a new salutation is a content change.
+ */
+export const SALUTATION_MAX_LENGTH = 16;
+export const Salutation = Type.String({ maxLength: SALUTATION_MAX_LENGTH, examples: ['FRAU'] });
+
 /** User (session data), spec §3. */
 export const SessionUser = Type.Object({
   uuid: Type.String({ format: 'uuid' }),
@@ -12,7 +20,7 @@ export const SessionUser = Type.Object({
   email: Type.String(),
   firstName: Type.String(),
   lastName: Type.String(),
-  salutation: Type.Union([Type.Literal('HERR'), Type.Literal('FRAU')]),
+  salutation: Salutation,
 });
 export type SessionUser = Type.Static<typeof SessionUser>;
 

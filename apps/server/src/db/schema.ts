@@ -19,7 +19,7 @@ export interface CustomerTable {
   password_hash: string;
   legal_entity_id: number;
   language: string;
-  salutation: 'HERR' | 'FRAU';
+  salutation: string;
   first_name: string;
   middle_name: string | null;
   last_name: string;

@@ -29,7 +29,7 @@ export const DEMO_PASSWORD = 'Demo-2026!';
 interface DemoProfile {
   firstName: string;
   lastName: string;
-  salutation: 'HERR' | 'FRAU';
+  salutation: string;
   street: string;
   city: string;
   zip: string;

@@ -7,6 +7,7 @@ import * as m0005 from './0005-login-throttle-scopes.js';
 import * as m0007 from './0007-account-messaging.js';
 import * as m0008 from './0008-error-reports.js';
 import * as m0009 from './0009-change-notices.js';
+import * as m0010 from './0010-salutations-from-rules.js';
 
 /** Every migration, in order. Listed statically so the compiled server needs no file scanning. */
 export const migrations: Record<string, Migration> = {
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   '0007-account-messaging': m0007,
   '0008-error-reports': m0008,
   '0009-change-notices': m0009,
+  '0010-salutations-from-rules': m0010,
 };

@@ -9,7 +9,9 @@ import {
   customValidators,
   legalEntities,
   legalEntityByCountry,
+  listedValues,
   MetaDataEntry,
+  SALUTATION_MAX_LENGTH,
   type MetaDataList,
 } from '@roadpass/contracts';
 
@@ -93,6 +95,14 @@ export function accountRulesOf(file: AccountRulesFile): AccountRules {
   for (const [country, def] of Object.entries(file.legalEntities)) {
     if (!isOurs(country)) problems.push(`legalEntities.${country} is not one of our legal entities`);
     check(`legalEntities.${country}.entity`, def.entity);
+    // The salutations come from here alone: each must fit the API's field and the column.
+    const salutations = listedValues(compileRules(def.entity).salutation);
+    if (salutations.length === 0) problems.push(`legalEntities.${country}.entity: no salutation listMatch`);
+    for (const salutation of salutations)
+      if (salutation === '' || salutation.length > SALUTATION_MAX_LENGTH)
+        problems.push(
+          `legalEntities.${country}.entity: salutation "${salutation}" is not 1 to ${SALUTATION_MAX_LENGTH} characters`,
+        );
     check(`legalEntities.${country}.address`, def.address);
   }
   for (const [country, provinces] of Object.entries(file.provinces)) {

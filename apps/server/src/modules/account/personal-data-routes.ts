@@ -2,75 +2,22 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import {
-  addressFields,
   apiPaths,
   examplePersonalData,
   ApiErrorBody,
-  changedReadonlyFields,
-  checkValues,
-  compileRules,
-  customValidators,
-  legalEntityById,
   MetaResponse,
   PersonalDataResponse,
   PersonalDataRTO,
   type PersonalDataField,
-  type RuleViolation,
 } from '@roadpass/contracts';
 import { ApiError } from '../../lib/api-error.js';
 import { routePattern } from '../../lib/route-pattern.js';
-import type { CustomerUpdate } from '../../db/schema.js';
-import type { Customer, CustomerRepository } from '../customers/customer-repository.js';
+import type { CustomerRepository } from '../customers/customer-repository.js';
 import { signedInCustomer } from '../customers/login-status.js';
 import type { EmailChangeService } from '../email-change/email-change-service.js';
 import type { TranslationSet } from '../content/translations.js';
 import type { AccountRules } from './account-rules-content.js';
-import { ruleText } from './account-texts.js';
-
-/** Profile field → customers column (spec §3 PersonalDataRTO). */
-const columns = {
-  addressAdditionalStreet: 'address_additional_street',
-  addressCity: 'address_city',
-  addressCountryIsoCode: 'address_country_iso_code',
-  addressProvinceIsoCode: 'address_province_iso_code',
-  addressStreet: 'address_street',
-  addressZipCode: 'address_zip_code',
-  birthDate: 'birth_date',
-  birthPlace: 'birth_place',
-  email: 'email',
-  firstName: 'first_name',
-  fiscalCode: 'fiscal_code',
-  fullTimeStudent: 'full_time_student',
-  language: 'language',
-  lastName: 'last_name',
-  middleName: 'middle_name',
-  mobilePhone: 'mobile_phone',
-  passportId: 'passport_id',
-  phone: 'phone',
-  salutation: 'salutation',
-  student: 'student',
-} as const satisfies Record<PersonalDataField, keyof Customer>;
-
-const fields = Object.keys(columns) as PersonalDataField[];
-
-const isoDay = (value: unknown): string | null => {
-  if (value === null || value === undefined) return null;
-  if (value instanceof Date) return value.toISOString().slice(0, 10);
-  return String(value).slice(0, 10);
-};
-
-export function toPersonalData(customer: Customer): PersonalDataRTO {
-  const rto = {} as Record<string, unknown>;
-  for (const field of fields) rto[field] = customer[columns[field]] ?? null;
-  rto.birthDate = isoDay(customer.birth_date);
-  // A char(2) column may come back padded.
-  if (typeof rto.addressCountryIsoCode === 'string')
-    rto.addressCountryIsoCode = rto.addressCountryIsoCode.trim();
-  return rto as PersonalDataRTO;
-}
-
-/** Empty text is stored as null (absent), other text trimmed. */
-const stored = (value: unknown) => (typeof value === 'string' ? value.trim() || null : value);
+import { createPersonalDataService } from './personal-data-service.js';
 
 /** POST: any part of the profile. */
 export const PersonalDataPartial = Type.Partial(PersonalDataRTO, {
@@ -92,10 +39,9 @@ const errors = { 400: ApiErrorBody, 401: ApiErrorBody, 403: ApiErrorBody, 404: A
 
 /**
  * Personal data (spec §7): GET the profile with its rules; PUT the full profile, POST a part. The
- * body is checked with the rules served for it (the customer's legal entity, the address country
- * and province), through the contracts' interpreter, exactly as the app checks it; read-only fields
- * (HU address, mobile number) refuse a change; invisible fields keep their stored value; a new
- * e-mail waits for the confirmation link (issue 8). Nothing is stored on a 400.
+ * service checks and stores (personal-data-service); a body the schema refuses still reaches it
+ * (`attachValidation`), after the sign-in check, so that refusal reads like the rules' own: their
+ * names, the customer's language.
  */
 export const personalDataRoutes: FastifyPluginAsync<{
   customers: CustomerRepository;
@@ -103,61 +49,15 @@ export const personalDataRoutes: FastifyPluginAsync<{
   emailChange: EmailChangeService;
   translations: TranslationSet;
   now?: () => Date;
-}> = async (app, { customers, rules, emailChange, translations, now = () => new Date() }) => {
+}> = async (app, { customers, rules, emailChange, translations, now }) => {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
-
-  const entityCountry = (customer: Customer) => legalEntityById(customer.legal_entity_id)?.isoCountry ?? 'DE';
-  const metaFor = (customer: Customer, values: PersonalDataRTO) =>
-    rules.customerMeta(entityCountry(customer), values.addressCountryIsoCode, values.addressProvinceIsoCode);
-
-  const respond = async (customer: Customer) => {
-    const rto = toPersonalData(customer);
-    return {
-      body: { PersonalDataRTO: rto, pendingEmail: await emailChange.pending(customer.id) },
-      meta: { metaDataList: metaFor(customer, rto) },
-    };
-  };
-
-  async function save(customer: Customer, changes: Partial<PersonalDataRTO>, partial: boolean) {
-    const before = toPersonalData(customer);
-    const after = { ...before, ...changes } as PersonalDataRTO;
-    const compiled = compileRules(metaFor(customer, after));
-    const touchesAddress = addressFields.some((f) => f in changes);
-    const checked = (v: RuleViolation) =>
-      !partial ||
-      v.field in changes ||
-      (touchesAddress && (addressFields as readonly string[]).includes(v.field));
-    const violations = [
-      ...changedReadonlyFields(compiled, before, changes),
-      ...checkValues(compiled, after, { today: now(), customValidators }).filter(checked),
-    ];
-    if (violations.length) {
-      throw ApiError.badRequest(
-        'Some fields do not meet the rules',
-        violations.map((v) => ({
-          field: v.field,
-          rule: v.rule,
-          message: ruleText(translations, customer.language, v),
-        })),
-      );
-    }
-    const update: CustomerUpdate = {};
-    for (const field of fields) {
-      if (!(field in changes) || field === 'email' || compiled[field]?.invisible) continue;
-      (update as Record<string, unknown>)[columns[field]] = stored(changes[field]);
-    }
-    if (changes.email !== undefined) {
-      // A new address waits for its link (asked again only when it differs from the pending one). The
-      // current address: a POST that sends it cancels a pending change; a full PUT leaves it waiting.
-      const email = changes.email.trim().toLowerCase();
-      if (email !== customer.email.toLowerCase()) {
-        if ((await emailChange.pending(customer.id))?.toLowerCase() !== email)
-          await emailChange.request(customer, changes.email);
-      } else if (partial) await emailChange.cancel(customer.id);
-    }
-    const updated = Object.keys(update).length ? await customers.update(customer.id, update) : customer;
-    return respond(updated);
-  }
+  const personalData = createPersonalDataService({
+    customers,
+    rules,
+    emailChange,
+    translations,
+    ...(now ? { now } : {}),
+  });
 
   api.get(
     apiPaths.personalData,
@@ -169,7 +69,7 @@ export const personalDataRoutes: FastifyPluginAsync<{
         response: { 200: PersonalDataResponse, ...errors },
       },
     },
-    async (request) => respond(await signedInCustomer(customers, request)),
+    async (request) => personalData.read(await signedInCustomer(customers, request)),
   );
 
   api.put(
@@ -182,8 +82,13 @@ export const personalDataRoutes: FastifyPluginAsync<{
         body: PersonalDataFull,
         response: { 200: PersonalDataResponse, ...errors },
       },
+      attachValidation: true,
     },
-    async (request) => save(await signedInCustomer(customers, request), request.body, false),
+    async (request) =>
+      personalData.save(await signedInCustomer(customers, request), request.body, {
+        partial: false,
+        schemaErrors: request.validationError?.validation,
+      }),
   );
 
   api.post(
@@ -196,8 +101,13 @@ export const personalDataRoutes: FastifyPluginAsync<{
         body: PersonalDataPartial,
         response: { 200: PersonalDataResponse, ...errors },
       },
+      attachValidation: true,
     },
-    async (request) => save(await signedInCustomer(customers, request), request.body, true),
+    async (request) =>
+      personalData.save(await signedInCustomer(customers, request), request.body, {
+        partial: true,
+        schemaErrors: request.validationError?.validation,
+      }),
   );
 
   const Country = Type.String({ minLength: 2, maxLength: 2, pattern: '^[A-Za-z]{2}$' });

@@ -94,6 +94,13 @@ export function ruleCases(
           add(`check character ${String.fromCharCode(c)}`, value, value !== base);
         }
         break;
+      case 'dniNie':
+        // The sample's number with every letter: only its own check letter passes.
+        for (let c = 65; c <= 90; c += 1) {
+          const value = base.slice(0, -1) + String.fromCharCode(c);
+          add(`check letter ${String.fromCharCode(c)}`, value, value !== base);
+        }
+        break;
       case 'phoneForCountry':
         add('the sample', base, false);
         add('shorter', base.slice(0, -3), 'some');

@@ -11,6 +11,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   checkValues,
   countryCodes,
+  listedValues,
   type PersonalDataResponse,
   type PersonalDataRTO,
   type RuleViolation,
@@ -190,7 +191,7 @@ export function ProfileForm({ data, mobileHref }: ProfileFormProps) {
       : field === 'addressProvinceIsoCode' && value
         ? provinceLabel(value)
         : field === 'salutation'
-          ? t(`profile-salutation-${value}`)
+          ? t(`profile-salutation-${value}`, { defaultValue: value })
           : value;
 
   const frame = (spec: FieldSpec) => ({
@@ -232,7 +233,7 @@ export function ProfileForm({ data, mobileHref }: ProfileFormProps) {
           <SelectField
             key={field}
             {...frame(spec)}
-            options={(['HERR', 'FRAU'] as const).map((value) => ({ value, label: textOf(field, value) }))}
+            options={listedValues(rules.salutation).map((value) => ({ value, label: textOf(field, value) }))}
             selectProps={{ ...register(field), autoComplete: 'honorific-prefix' }}
           />
         );

@@ -194,6 +194,34 @@ describe('profile page', () => {
     expect(screen.queryByRole('checkbox', { name: 'I study full time' })).toBeNull();
   });
 
+  it('offers the salutations the served rules list, and no other', async () => {
+    renderPage('DE', {
+      extraRules: [{ attribute: 'salutation', validator: 'listMatch', parameter: 'FRAU|DIVERS' }],
+    });
+    const salutation = await screen.findByRole('combobox', { name: /^Salutation/ });
+    expect(
+      within(salutation)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['Ms']);
+  });
+
+  it("checks a Spanish DNI's check letter in the browser, and sends it in capitals", async () => {
+    const { put } = renderPage('ES');
+    const id = await screen.findByRole('textbox', { name: /^ID card or passport number/ });
+    await userEvent.clear(id);
+    await userEvent.type(id, '12345678A');
+    await save();
+    expect(id).toHaveAccessibleDescription(english['rules-dniNie']);
+    expect(put).not.toHaveBeenCalled();
+
+    await userEvent.clear(id);
+    await userEvent.type(id, '12345678z');
+    await save();
+    await waitFor(() => expect(put).toHaveBeenCalledTimes(1));
+    expect(put).toHaveBeenCalledWith(apiPaths.personalData, { ...profiles.ES, passportId: '12345678Z' });
+  });
+
   it('shows a read-only address as text with the reason, and sends it unchanged', async () => {
     const { put } = renderPage('HU');
     const firstName = await screen.findByRole('textbox', { name: /^First name/ });

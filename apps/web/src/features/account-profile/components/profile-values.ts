@@ -1,6 +1,8 @@
 import {
   addressFields,
   compileRules,
+  listedValues,
+  upperCaseFields,
   type CompiledRules,
   type MetaDataList,
   type PersonalDataRTO,
@@ -44,9 +46,7 @@ export function profileRules(customerMeta: MetaDataList, addressMeta: MetaDataLi
 
 /** The provinces an address in the country of these rules is in (Spain), by code; else none. */
 export function provincesOf(meta: MetaDataList): string[] {
-  const province = compileRules(addressPart(meta)).addressProvinceIsoCode;
-  if (!province || province.invisible) return [];
-  return province.patterns.find((pattern) => pattern.validator === 'listMatch')?.parameter.split('|') ?? [];
+  return listedValues(compileRules(addressPart(meta)).addressProvinceIsoCode);
 }
 
 /** A rule's parameter for its message: {{min}}, {{max}} and {{parameter}} of the rules-… texts. */
@@ -60,7 +60,7 @@ export function messageParameters(rules: CompiledRules, violation: Pick<RuleViol
 }
 
 const requiredText = ['email', 'firstName', 'lastName', 'language', 'salutation'] as const;
-const upperCase = new Set<ProfileField>(['fiscalCode', 'passportId', 'addressZipCode']);
+const upperCase = new Set<ProfileField>(upperCaseFields);
 
 /** The profile as the form edits it. */
 export function toValues(profile: PersonalDataRTO): ProfileValues {
