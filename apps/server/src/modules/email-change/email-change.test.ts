@@ -272,11 +272,15 @@ describe('an address another account uses (issue 17: nobody learns whether an ad
     const after = await storedState();
     expect(after.customers).toEqual(before.customers);
     expect(await service.pending(owner.id)).toBeNull();
-    expect((await signIn(t.app, { email: 'demo.es@example.com', password: 'Demo-2026!' })).accessToken).toBeTruthy();
+    expect(
+      (await signIn(t.app, { email: 'demo.es@example.com', password: 'Demo-2026!' })).accessToken,
+    ).toBeTruthy();
     // The requester's pending change can never be confirmed: its token was sent nowhere.
     const row = after.changes.find((c) => c.customer_id === requester.id)!;
     const sentTokens = (await outbox()).flatMap((m) => m.links).map((l) => /confirm\/([^?]+)/.exec(l)?.[1]);
-    expect(sentTokens.map((token) => token && hashToken(decodeURIComponent(token)))).not.toContain(row.token_hash);
+    expect(sentTokens.map((token) => token && hashToken(decodeURIComponent(token)))).not.toContain(
+      row.token_hash,
+    );
 
     await api.ask('demo.it@example.com');
     expect(await service.pending(requester.id)).toBeNull();
