@@ -11,11 +11,11 @@ import { fill, openSignedIn, texts } from './support.js';
 const customers = {
   phone: {
     mobile: { email: 'demo.de@example.com', country: 'DE', language: 'de', number: '+4915123456789' },
-    unsubscribe: 'demo.fr@example.com',
+    unsubscribe: { email: 'demo.fr@example.com', language: 'fr' },
   },
   desktop: {
     mobile: { email: 'demo.fr@example.com', country: 'FR', language: 'fr', number: '+33612345678' },
-    unsubscribe: 'demo.es@example.com',
+    unsubscribe: { email: 'demo.es@example.com', language: 'es' },
   },
 } as const;
 
@@ -98,11 +98,13 @@ test('the mobile number changes after a wrong PIN and then the right one from th
   await expect(page.getByRole('link', { name: t['payment-manage'] })).toBeVisible();
 });
 
-test('the newsletter unsubscribe link works signed out, once', async ({ page }, testInfo) => {
-  const email = customers[testInfo.project.name as keyof typeof customers].unsubscribe;
+test('the newsletter unsubscribe link works signed out, once, in the language of its e-mail', async ({
+  page,
+}, testInfo) => {
+  const { email, language } = customers[testInfo.project.name as keyof typeof customers].unsubscribe;
   const path = await newestLinkPath(page.request, email, 'newsletter');
   expect(path.startsWith(appPaths.newsletterUnsubscribe(''))).toBe(true);
-  const t = texts('en');
+  const t = texts(language);
   await page.goto(path);
   await expect(page).toHaveURL(path);
   await page.getByRole('button', { name: t['unsubscribe-button'] }).click();

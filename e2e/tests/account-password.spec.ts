@@ -1,6 +1,14 @@
 import { expect, test, type Page } from '@playwright/test';
 import { routes } from '../../apps/web/src/config/routes.js';
-import { DEMO_PASSWORD, exclusively, fill, openSignedIn, signInOnLoginPage, texts } from './support.js';
+import {
+  DEMO_PASSWORD,
+  exclusively,
+  fill,
+  loginTexts,
+  openSignedIn,
+  signInOnLoginPage,
+  texts,
+} from './support.js';
 
 // Issue 8: a password change, sign-out, sign-in with the new password works and with the old one is
 // refused. demo.dk is the customer; every spec that signs in as demo.dk takes the same lock, as the
@@ -50,11 +58,13 @@ test('a changed password signs in, the old one no longer does', async ({ page })
 
       await page.getByRole('button', { name: t['sign-out'], exact: true }).click();
       await expect(page).toHaveURL(/\/auth\/realms\/customer\//);
-      await signInOnLoginPage(page, email, DEMO_PASSWORD);
-      await expect(page.getByRole('alert')).toHaveText(/e-mail or password is incorrect/i);
+      // The sign-in page speaks the signed-out customer's language (issue 17).
+      const login = loginTexts('da');
+      await signInOnLoginPage(page, email, DEMO_PASSWORD, 'da');
+      await expect(page.getByRole('alert')).toHaveText(login.invalidCredentials!);
 
-      await page.getByLabel('Password').fill(newPassword);
-      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByLabel(login.passwordLabel!, { exact: true }).fill(newPassword);
+      await page.getByRole('button', { name: login.submit, exact: true }).click();
       await expect(page).toHaveURL(/\/DK\/da\/myaccount$/);
     } finally {
       // The next spec signs in with the demo password again.

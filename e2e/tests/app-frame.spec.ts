@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { LOYALTY_BASE, openSignedIn, signInOnLoginPage, texts } from './support.js';
+import { DEMO_PASSWORD, LOYALTY_BASE, openSignedIn, signInOnLoginPage, texts } from './support.js';
 
 // Issue 7, "one app, not two": the account area and the loyalty programme in one frame.
 test.describe('one frame for the account and the loyalty programme', () => {
@@ -31,7 +31,8 @@ test.describe('one frame for the account and the loyalty programme', () => {
     await frame.getByRole('button', { name: de['sign-out'] }).click();
     await expect(page).toHaveURL(/\/auth\/realms\/customer\//);
     await page.goto(`${LOYALTY_BASE}/status`);
-    await signInOnLoginPage(page, 'demo.de@example.com');
+    // The sign-in page after signing out speaks the signed-out customer's language (issue 17).
+    await signInOnLoginPage(page, 'demo.de@example.com', DEMO_PASSWORD, 'de');
     await expect(page).toHaveURL(new RegExp(`${LOYALTY_BASE}/status`));
   });
 

@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { DEMO_PASSWORD, fill, loyaltyAddress, texts } from './support.js';
+import { DEMO_PASSWORD, fill, loginTexts, loyaltyAddress, texts } from './support.js';
 
 // Issue 10, the project's own checks: one whole journey by keyboard alone. No click, no fill: Tab
 // moves the focus, Enter and typing do the rest, and every step is checked where a customer would
@@ -66,5 +66,6 @@ test('a whole journey by keyboard alone: sign in, account, loyalty status, tiers
   await tabTo(page, page.getByRole('button', { name: de['sign-out'], exact: true }), 400);
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(/\/auth\/realms\/customer\//);
-  await expect(page.getByLabel('E-mail')).toBeVisible();
+  // In the signed-out customer's language (issue 17).
+  await expect(page.getByLabel(loginTexts('de').emailLabel!, { exact: true })).toBeVisible();
 });

@@ -12,7 +12,7 @@ export async function outboxMessages(request: APIRequestContext): Promise<DevOut
 export async function newestMessage(
   request: APIRequestContext,
   to: string,
-  kind: 'email-confirmation' | 'email-changed' | 'mobile-pin' | 'newsletter',
+  kind: 'email-confirmation' | 'email-changed' | 'email-in-use' | 'mobile-pin' | 'newsletter',
   after?: string,
 ): Promise<DevOutboxMessage> {
   for (let attempt = 0; attempt < 20; attempt++) {
@@ -29,9 +29,16 @@ export async function newestMessage(
 export const newestPin = async (request: APIRequestContext, mobilePhone: string, after?: string) =>
   (await newestMessage(request, mobilePhone, 'mobile-pin', after)).pin!;
 
-/** The path (with its token) of the newest link of a kind sent to an address, to open in the page. */
+/**
+ * The path (with its token) and query (the e-mail's `locale`) of the newest link of a kind sent to an
+ * address, to open in the page as the customer would.
+ */
 export const newestLinkPath = async (
   request: APIRequestContext,
   to: string,
   kind: 'email-confirmation' | 'newsletter',
-) => new URL((await newestMessage(request, to, kind)).links[0]!).pathname;
+  after?: string,
+) => {
+  const url = new URL((await newestMessage(request, to, kind, after)).links[0]!);
+  return `${url.pathname}${url.search}`;
+};

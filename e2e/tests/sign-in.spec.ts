@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { openSignedIn, signInOnLoginPage } from './support.js';
+import { loginTexts, openSignedIn, signInOnLoginPage } from './support.js';
 
 test.describe('signing in through the identity provider', () => {
   test('a customer signs in, sees their own account, and stays signed in on reload', async ({ page }) => {
@@ -61,7 +61,9 @@ test.describe('signing in through the identity provider', () => {
     await openSignedIn(page, 'demo.fr@example.com');
     await page.getByRole('button', { name: 'Se déconnecter' }).click();
     await expect(page).toHaveURL(/\/auth\/realms\/customer\//);
-    await expect(page.getByLabel('E-mail')).toBeVisible();
+    // In the signed-out customer's language, not the browser's (issue 17).
+    await expect(page.locator('html')).toHaveAttribute('lang', 'fr');
+    await expect(page.getByLabel(loginTexts('fr').passwordLabel!, { exact: true })).toBeVisible();
     await page.goto('/FR/fr/myaccount');
     await expect(page).toHaveURL(/\/auth\/realms\/customer\//);
   });

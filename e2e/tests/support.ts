@@ -16,12 +16,27 @@ export const DEMO_PASSWORD = 'Demo-2026!';
 /** Session storage key of the app's access token (apps/web/src/lib/storage/storage.ts). */
 const TOKEN_KEY = 'roadpass.token';
 
-/** Signs in on the identity provider's login page (the app sends the browser there). */
-export async function signInOnLoginPage(page: Page, email: string, password = DEMO_PASSWORD): Promise<void> {
+/** The sign-in page's texts in one language (content/identity-provider/{lang}.json). */
+export function loginTexts(language: string): Record<string, string> {
+  const file = new URL(`../../content/identity-provider/${language}.json`, import.meta.url);
+  return JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>;
+}
+
+/**
+ * Signs in on the identity provider's login page (the app sends the browser there), which speaks
+ * `language`: the browser's in a fresh browser, the signed-out customer's after a sign-out.
+ */
+export async function signInOnLoginPage(
+  page: Page,
+  email: string,
+  password = DEMO_PASSWORD,
+  language = 'en',
+): Promise<void> {
+  const t = loginTexts(language);
   await expect(page).toHaveURL(/\/auth\/realms\/customer\//);
-  await page.getByLabel('E-mail').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByLabel(t.emailLabel!, { exact: true }).fill(email);
+  await page.getByLabel(t.passwordLabel!, { exact: true }).fill(password);
+  await page.getByRole('button', { name: t.submit, exact: true }).click();
 }
 
 /** Opens the app and signs in; resolves when the account home shows its heading. */

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalJWKSet, decodeJwt, jwtVerify } from 'jose';
+import { createCustomerRepository } from '../modules/customers/customer-repository.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
 import {
   authorizationRequest,
@@ -406,11 +407,63 @@ describe('logout', () => {
     const xsrf = /name="xsrf" value="([^"]+)"/.exec(res.body)![1]!;
     const confirmed = await browse(t.app, jar, action, { xsrf, logout: 'yes' });
     expect(confirmed.statusCode).toBe(303);
+    // The page after it speaks the signed-out customer's language (German), not the browser's.
     const done = await browse(t.app, jar, confirmed.headers.location as string, undefined, {
       'accept-language': 'nl',
     });
     expect(done.statusCode).toBe(200);
-    expect(done.body).toContain('Je bent uitgelogd');
+    expect(done.body).toContain('<html lang="de">');
+    expect(done.body).toContain('Du bist abgemeldet');
+  });
+
+  it('remembers the signed-out customer’s language: the next sign-in page speaks it, whatever the browser’s (issue 17)', async () => {
+    const english = { 'accept-language': 'en-US,en;q=0.9' };
+    const { tokens, jar } = await signInWithSession(t.app, {
+      email: 'demo.hu@example.com',
+      password: 'Demo-2026!',
+    });
+    const query = new URLSearchParams({
+      id_token_hint: tokens.idToken,
+      post_logout_redirect_uri: `${t.config.publicUrl}/`,
+    });
+    const res = await browse(t.app, jar, `${providerEndpoints(t.app).logout}?${query}`, undefined, english);
+    expect(res.statusCode).toBe(303);
+    const remembered = [res.headers['set-cookie']].flat().find((c) => c?.startsWith('roadpass_lang='));
+    expect(remembered).toMatch(/^roadpass_lang=hu; path=\/auth\/realms\/customer;.*samesite=lax; httponly$/);
+
+    // The app sends no ui_locales when nothing but the browser names a language.
+    const after = await openLoginPage(t.app, { jar, headers: english });
+    expect(after.page.body).toContain('<html lang="hu">');
+    expect(after.page.body).toMatch(/<label for="email">E-mail-cím<\/label>/);
+    // A language the app names (the address, the customer's choice on this device) still wins.
+    expect((await openLoginPage(t.app, { jar, headers: english, uiLocales: 'de' })).page.body).toContain(
+      '<html lang="de">',
+    );
+    // Another browser, where nobody signed in: the browser's language.
+    expect((await openLoginPage(t.app, { headers: english })).page.body).toContain('<html lang="en">');
+  });
+
+  it('remembers the language the customer has when signing out, not the one they signed in with', async () => {
+    const hu = createCustomerRepository(t.db);
+    const customer = (await hu.findByEmail('demo.hu@example.com'))!;
+    const { tokens, jar } = await signInWithSession(t.app, {
+      email: 'demo.hu@example.com',
+      password: 'Demo-2026!',
+    });
+    expect(jar.valueOf('roadpass_lang')).toBe('hu');
+    await hu.update(customer.id, { language: 'en_HU' });
+    try {
+      const query = new URLSearchParams({
+        id_token_hint: tokens.idToken,
+        post_logout_redirect_uri: `${t.config.publicUrl}/`,
+      });
+      await browse(t.app, jar, `${providerEndpoints(t.app).logout}?${query}`);
+      expect(jar.valueOf('roadpass_lang')).toBe('en');
+      const after = await openLoginPage(t.app, { jar, headers: { 'accept-language': 'hu' } });
+      expect(after.page.body).toContain('<html lang="en">');
+    } finally {
+      await hu.update(customer.id, { language: customer.language });
+    }
   });
 
   it('with id_token_hint but no session left still ends at the post_logout_redirect_uri', async () => {

@@ -5,7 +5,14 @@ import { isLanguage, type Language } from '@roadpass/contracts';
 import { errors, type Provider } from 'oidc-provider';
 import type { CustomerRepository } from '../modules/customers/customer-repository.js';
 import { loginCss, loginCssVersion } from './login-css.js';
-import { negotiateLanguage, tooManyAttemptsText, type LoginTexts } from './login-texts.js';
+import {
+  LAST_LANGUAGE_COOKIE,
+  LAST_LANGUAGE_COOKIE_MAX_AGE_SECONDS,
+  lastLanguageOf,
+  negotiateLanguage,
+  tooManyAttemptsText,
+  type LoginTexts,
+} from './login-texts.js';
 import { DEVICE_COOKIE, DEVICE_COOKIE_MAX_AGE_SECONDS, type LoginThrottle } from './login-throttle.js';
 import { errorPage, loginPage, type LoginFormState, type PageContext } from './pages.js';
 import { LOGIN_PAGE_ROUTE, loginPagePath, REALM_PATH, STYLESHEET_PATH } from './realm.js';
@@ -79,7 +86,11 @@ export async function registerLoginRoutes(app: FastifyInstance, deps: LoginRoute
 
     // Errors on these routes are pages, not the API's JSON: translated, without internal details.
     scope.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
-      const lang = negotiateLanguage(undefined, request.headers['accept-language']);
+      const lang = negotiateLanguage(
+        undefined,
+        request.headers['accept-language'],
+        cookieOf(request, LAST_LANGUAGE_COOKIE),
+      );
       const page = pageContext(lang);
       if (error instanceof errors.SessionNotFound) {
         return sendPage(reply, 400, errorPage(page, page.texts.sessionExpired, deps.appUrl));
@@ -94,7 +105,8 @@ export async function registerLoginRoutes(app: FastifyInstance, deps: LoginRoute
 
     /**
      * The interaction of this request, checked against the uid in the URL, and its language: the one
-     * chosen on the page (`?lang=`), else the app's ui_locales, else the browser's.
+     * chosen on the page (`?lang=`), else the app's ui_locales, else the last customer's here, else
+     * the browser's.
      */
     async function interactionOf(request: LoginPageRequest, reply: FastifyReply) {
       deps.canonicalise(request.raw);
@@ -104,7 +116,11 @@ export async function registerLoginRoutes(app: FastifyInstance, deps: LoginRoute
       const lang =
         chosen && isLanguage(chosen)
           ? chosen
-          : negotiateLanguage(details.params.ui_locales, request.headers['accept-language']);
+          : negotiateLanguage(
+              details.params.ui_locales,
+              request.headers['accept-language'],
+              cookieOf(request, LAST_LANGUAGE_COOKIE),
+            );
       const here = (language: Language) => `${loginPagePath(details.uid)}?lang=${language}`;
       return {
         details,
@@ -185,6 +201,15 @@ export async function registerLoginRoutes(app: FastifyInstance, deps: LoginRoute
         reply,
         `${DEVICE_COOKIE}=${device}; Path=${REALM_PATH}; Max-Age=${DEVICE_COOKIE_MAX_AGE_SECONDS}; HttpOnly; SameSite=Lax${deps.secureCookies ? '; Secure' : ''}`,
       );
+      // The next sign-in page here (after a sign-out or an expired session) speaks the customer's
+      // language; signing out refreshes it with the language the customer has then.
+      const last = lastLanguageOf(customer.language);
+      if (last) {
+        appendSetCookie(
+          reply,
+          `${LAST_LANGUAGE_COOKIE}=${last}; Path=${REALM_PATH}; Max-Age=${LAST_LANGUAGE_COOKIE_MAX_AGE_SECONDS}; HttpOnly; SameSite=Lax${deps.secureCookies ? '; Secure' : ''}`,
+        );
+      }
       const returnTo = await provider.interactionResult(
         request.raw,
         reply.raw,

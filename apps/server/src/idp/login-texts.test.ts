@@ -48,6 +48,13 @@ describe('identity provider texts', () => {
     expect(negotiateLanguage(['de'], 'pt')).toBe('en');
   });
 
+  it('put the last signed-out customer’s language after ui_locales and before Accept-Language', () => {
+    expect(negotiateLanguage(undefined, 'en-US,en;q=0.9', 'hu')).toBe('hu');
+    expect(negotiateLanguage('de', 'en-US', 'hu')).toBe('de');
+    // A cookie that names no language of ours is ignored.
+    expect(negotiateLanguage(undefined, 'fr', 'xx')).toBe('fr');
+  });
+
   it('use the right plural for the waiting time', async () => {
     const texts = await loadLoginTexts(contentDir);
     expect(tooManyAttemptsText(texts.en, 'en', 1)).toBe('Too many attempts, please try again in 1 minute.');

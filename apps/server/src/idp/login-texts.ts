@@ -55,16 +55,36 @@ function languageOfTag(tag: string): Language | undefined {
 }
 
 /**
- * The page language: the first supported entry of the authorization request's `ui_locales`
- * (space separated, by preference), else the best supported Accept-Language entry, else English.
+ * The language of the last customer who signed in or out in this browser (issue 17): the sign-in
+ * page after signing out speaks it, not the browser's. A preference, not a secret: it names one of
+ * the eight languages and nothing of the customer.
  */
-export function negotiateLanguage(uiLocales: unknown, acceptLanguage: string | undefined): Language {
+export const LAST_LANGUAGE_COOKIE = 'roadpass_lang';
+export const LAST_LANGUAGE_COOKIE_MAX_AGE_SECONDS = 365 * 24 * 3600;
+
+/** The language part of a customer's language (`de_AT` → de), for the cookie. */
+export const lastLanguageOf = (customerLanguage: string): Language | undefined =>
+  languageOfTag(customerLanguage);
+
+/**
+ * The page language: the first supported entry of the authorization request's `ui_locales`
+ * (space separated, by preference; the app sends one only when the address or the customer's own
+ * choice on this device names a language), else the language of the customer who last signed in or
+ * out here (LAST_LANGUAGE_COOKIE), else the best supported Accept-Language entry, else English.
+ */
+export function negotiateLanguage(
+  uiLocales: unknown,
+  acceptLanguage: string | undefined,
+  lastLanguage?: string | undefined,
+): Language {
   if (typeof uiLocales === 'string') {
     for (const tag of uiLocales.split(/\s+/)) {
       const lang = languageOfTag(tag);
       if (lang) return lang;
     }
   }
+  const last = lastLanguage ? languageOfTag(lastLanguage) : undefined;
+  if (last) return last;
   if (acceptLanguage) {
     const ranked = acceptLanguage
       .split(',')

@@ -11,7 +11,13 @@ import Provider, {
 import { appPaths, languages, LOYALTY_EVENTS_SCOPE } from '@roadpass/contracts';
 import type { AppConfig } from '../config.js';
 import type { CustomerRepository } from '../modules/customers/customer-repository.js';
-import { negotiateLanguage, type LoginTexts } from './login-texts.js';
+import {
+  LAST_LANGUAGE_COOKIE,
+  LAST_LANGUAGE_COOKIE_MAX_AGE_SECONDS,
+  lastLanguageOf,
+  negotiateLanguage,
+  type LoginTexts,
+} from './login-texts.js';
 import { errorPage, loggedOutPage, logoutConfirmPage, type PageContext } from './pages.js';
 import type { PrivateJwks } from './provider-keys.js';
 import { SIGNING_ALG } from './provider-keys.js';
@@ -55,7 +61,11 @@ export function createProvider(deps: ProviderDependencies): Provider {
   const firstPartyClients = new Set([config.oidcClientId]);
 
   const pageFor = (ctx: KoaContextWithOIDC): PageContext => {
-    const lang = negotiateLanguage(ctx.oidc?.params?.ui_locales, ctx.get('accept-language') || undefined);
+    const lang = negotiateLanguage(
+      ctx.oidc?.params?.ui_locales,
+      ctx.get('accept-language') || undefined,
+      ctx.cookies.get(LAST_LANGUAGE_COOKIE, { signed: false }),
+    );
     return { lang, texts: texts[lang], stylesheetUrl: deps.stylesheetUrl };
   };
 
@@ -136,8 +146,19 @@ export function createProvider(deps: ProviderDependencies): Provider {
     for (const { grantId, persistsLogout } of authorizations) {
       if (grantId && !persistsLogout) await revokeGrant(provider, grantId);
     }
+    const account = await customers.findById(session.accountId);
     await session.destroy();
     ctx.cookies.set(provider.cookieName('session'), null, longCookie);
+    // The sign-in page the app shows next speaks the language the customer had when signing out
+    // (issue 17), whatever the browser's.
+    const last = account && lastLanguageOf(account.language);
+    if (last) {
+      ctx.cookies.set(LAST_LANGUAGE_COOKIE, last, {
+        ...longCookie,
+        signed: false,
+        maxAge: LAST_LANGUAGE_COOKIE_MAX_AGE_SECONDS * 1000,
+      });
+    }
     let target = ctx.oidc.urlFor('end_session_success');
     if (state.postLogoutRedirectUri) {
       const url = new URL(state.postLogoutRedirectUri);

@@ -52,12 +52,12 @@ export const browserStartUpEnvironment: StartUpEnvironment = {
       },
       readStoredSession: () => readStoredSession(sessionStorage, storedSessionKey(config)),
       http: services.http,
-      // The sign-in page in the customer's language before we know them (issue 7: always en).
+      // The sign-in page in the customer's language before we know them (issue 7: always en); what
+      // the address and this device do not name, the identity provider chooses (issue 17).
       uiLocales: () =>
         signInUiLocales({
           requestedLocale: new URLSearchParams(window.location.search).get('locale'),
           preference: readCountryLanguage(),
-          browserLanguages: browserStartUpEnvironment.browserLanguages,
         }),
     }),
 };

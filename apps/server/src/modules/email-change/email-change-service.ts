@@ -6,7 +6,7 @@ import { ApiError } from '../../lib/api-error.js';
 import { hashToken, isTokenShaped, newToken } from '../../lib/single-use-token.js';
 import type { Customer, CustomerRepository } from '../customers/customer-repository.js';
 import type { MessageSender } from '../messages/message-sender.js';
-import type { MessageTexts } from '../messages/message-texts.js';
+import { linkInLanguage, type MessageTexts } from '../messages/message-texts.js';
 
 /** How long a confirmation link works. */
 export const EMAIL_CHANGE_TTL_SECONDS = 24 * 3600;
@@ -15,8 +15,10 @@ export interface EmailChangeService {
   /**
    * Asks to change the customer's e-mail to `newEmail`: stores it as pending (replacing an earlier
    * pending change, whose link stops working) and sends a confirmation link to the NEW address.
-   * The same address as now cancels a pending change instead. An address another customer uses:
-   * 400 on the field `email`, nothing stored or sent.
+   * The same address as now cancels a pending change instead. An address another customer uses gets
+   * the same answer and the same pending state (ASVS V6: nobody learns whether an address has an
+   * account), but no link: its owner is told instead, in their language, that someone tried to use
+   * it; no account changes, and no link that could confirm the change exists.
    */
   request(customer: Customer, newEmail: string): Promise<{ pendingEmail: string | null }>;
   /** The address waiting for confirmation while its link works, else null. */
@@ -62,10 +64,6 @@ export function createEmailChangeService({
   now = () => new Date(),
   ttlSeconds = EMAIL_CHANGE_TTL_SECONDS,
 }: EmailChangeOptions): EmailChangeService {
-  const usedByAnother = async (email: string, customerId: string) => {
-    const owner = await customers.findByEmail(email);
-    return owner !== undefined && owner.id !== customerId;
-  };
   const invalidLink = () =>
     new ApiError(404, emailErrorCodes.linkInvalid, 'This confirmation link is unknown, used or expired');
 
@@ -82,11 +80,11 @@ export function createEmailChangeService({
         await service.cancel(customer.id);
         return { pendingEmail: null };
       }
-      if (await usedByAnother(email, customer.id)) {
-        throw new ApiError(400, emailErrorCodes.emailTaken, 'This e-mail address is already in use', [
-          takenViolation,
-        ]);
-      }
+      const owner = await customers.findByEmail(email);
+      const taken = owner !== undefined && owner.id !== customer.id;
+      // Both branches store a pending change and send one e-mail, so that the answer, what the
+      // profile shows afterwards and the time taken are the same. For a taken address the token is
+      // never sent anywhere: the change it stands for can never be confirmed.
       const token = newToken();
       const row = {
         customer_id: customer.id,
@@ -107,10 +105,26 @@ export function createEmailChangeService({
           }),
         )
         .execute();
+      if (taken) {
+        const values = {
+          name: owner.first_name,
+          email: owner.email,
+          // The app's address: it sends a visitor who is not signed in to the sign-in page.
+          link: linkInLanguage(publicUrl, '/', owner.language),
+        };
+        await sender.sendEmail({
+          to: owner.email,
+          subject: texts.render(owner.language, 'email-in-use.subject', values),
+          text: texts.render(owner.language, 'email-in-use.body', values),
+          kind: 'email-in-use',
+          customerId: owner.id,
+        });
+        return { pendingEmail: email };
+      }
       const values = {
         name: customer.first_name,
         email,
-        link: `${publicUrl}${appPaths.emailConfirm(token)}`,
+        link: linkInLanguage(publicUrl, appPaths.emailConfirm(token), customer.language),
       };
       await sender.sendEmail({
         to: email,

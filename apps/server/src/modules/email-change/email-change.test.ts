@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiPaths, appPaths, type ApiErrorBody, type DevOutboxResponse } from '@roadpass/contracts';
+import type { Response as LightMyRequestResponse } from 'light-my-request';
+import {
+  apiPaths,
+  appPaths,
+  CSRF_HEADER,
+  type ApiErrorBody,
+  type DevOutboxResponse,
+  type PersonalDataResponse,
+} from '@roadpass/contracts';
 import { createTestApp, type TestApp } from '../../testing/test-app.js';
 import { signIn } from '../../testing/sign-in.js';
 import { createCustomerRepository, type CustomerRepository } from '../customers/customer-repository.js';
@@ -33,10 +41,10 @@ const outbox = async () =>
 /** The token of the newest confirmation link sent to `to`. */
 async function linkTokenFor(to: string): Promise<string> {
   const message = (await outbox()).find((m) => m.to === to && m.kind === 'email-confirmation');
-  const link = message!.links[0]!;
-  const prefix = `${t.config.publicUrl}${appPaths.emailConfirm('')}`;
-  expect(link.startsWith(prefix)).toBe(true);
-  return decodeURIComponent(link.slice(prefix.length));
+  const link = new URL(message!.links[0]!);
+  expect(link.origin).toBe(t.config.publicUrl);
+  expect(link.pathname.startsWith(appPaths.emailConfirm(''))).toBe(true);
+  return decodeURIComponent(link.pathname.slice(appPaths.emailConfirm('').length));
 }
 
 const confirm = (token: unknown) =>
@@ -62,6 +70,8 @@ describe('e-mail change', () => {
     expect(mail).toMatchObject({ channel: 'email', kind: 'email-confirmation' });
     expect(mail.subject).toBe('Bestätige deine neue E-Mail-Adresse');
     expect(mail.text).toContain('Hallo Dora');
+    // The link opens the page in the language of the e-mail, whatever the browser's.
+    expect(mail.links[0]).toMatch(/\?locale=de-DE$/);
     const token = await linkTokenFor('dora.neu@example.com');
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
 
@@ -168,14 +178,8 @@ describe('e-mail change', () => {
     expect((await confirm(token)).statusCode).toBe(404);
   });
 
-  it('refuses an address another customer uses: 400 when asked, 409 when it was taken meanwhile', async () => {
+  it('refuses a confirmation when another customer took the address meanwhile: 409, nothing changes', async () => {
     const it_ = await customerByEmail('demo.it@example.com');
-    const sentBefore = (await outbox()).length;
-    const taken = await service.request(it_, 'Demo.ES@example.com').catch((error: unknown) => error);
-    expect(taken).toMatchObject({ statusCode: 400, code: 'email_taken' });
-    expect(await service.pending(it_.id)).toBeNull();
-    expect((await outbox()).length).toBe(sentBefore);
-
     await service.request(it_, 'giulia.nuova@example.com');
     const token = await linkTokenFor('giulia.nuova@example.com');
     const es = await customerByEmail('demo.es@example.com');
@@ -189,5 +193,96 @@ describe('e-mail change', () => {
     });
     expect(await storedState()).toEqual(before);
     await customers.update(es.id, { email: 'demo.es@example.com' });
+    await service.cancel(it_.id);
+  });
+});
+
+describe('an address another account uses (issue 17: nobody learns whether an address has an account)', () => {
+  /** Signs in through the provider and returns how to send the profile as that customer. */
+  async function profileApi(email: string) {
+    const { accessToken } = await signIn(t.app, { email, password: 'Demo-2026!' });
+    const auth = { authorization: `Bearer ${accessToken}` };
+    const status = await t.app.inject({ url: apiPaths.loginStatus, headers: auth });
+    const csrf = status.headers[CSRF_HEADER.toLowerCase()] as string;
+    return {
+      ask: (newEmail: string) =>
+        t.app.inject({
+          method: 'POST',
+          url: apiPaths.personalData,
+          headers: { ...auth, [CSRF_HEADER]: csrf },
+          payload: { email: newEmail },
+        }),
+      read: () => t.app.inject({ url: apiPaths.personalData, headers: auth }),
+    };
+  }
+  /** An answer as a caller sees it, with the asked address (and the headers every answer differs in) blanked. */
+  const seen = (res: LightMyRequestResponse, address: string) => ({
+    status: res.statusCode,
+    body: res.body.split(address).join('<asked>'),
+    headers: Object.fromEntries(
+      Object.entries(res.headers).filter(([name]) => !['date', 'x-request-id'].includes(name)),
+    ),
+  });
+
+  it('answers as for a free address, sends the link only to a free one and tells the owner of a taken one', async () => {
+    const requester = await customerByEmail('demo.it@example.com');
+    const owner = await customerByEmail('demo.es@example.com');
+    const api = await profileApi('demo.it@example.com');
+    // Same length as the taken address, so that even the content length cannot tell them apart.
+    const free = 'giul.es@example.com';
+    const takenAddress = 'Demo.ES@example.com';
+    expect(free.length).toBe(takenAddress.length);
+    const before = await storedState();
+    const sentBefore = new Set((await outbox()).map((m) => m.id));
+    const newMessages = async () => (await outbox()).filter((m) => !sentBefore.has(m.id));
+
+    const freeAnswer = await api.ask(free);
+    const freeProfile = await api.read();
+    const afterFree = await newMessages();
+    expect(afterFree).toHaveLength(1);
+    expect(afterFree[0]).toMatchObject({ to: free, kind: 'email-confirmation' });
+    expect(afterFree[0]!.subject).toBe('Conferma il tuo nuovo indirizzo e-mail');
+    expect(afterFree[0]!.links).toHaveLength(1);
+    expect(afterFree[0]!.links[0]).toMatch(/\/email\/confirm\/[A-Za-z0-9_-]{43}\?locale=it-IT$/);
+    for (const sent of afterFree) sentBefore.add(sent.id);
+
+    const takenAnswer = await api.ask(takenAddress);
+    const takenProfile = await api.read();
+
+    // The caller cannot tell the two apart: status, headers and body (and what the profile shows).
+    expect(seen(takenAnswer, takenAddress)).toEqual(seen(freeAnswer, free));
+    expect(takenAnswer.statusCode).toBe(200);
+    expect(takenAnswer.json<PersonalDataResponse>().body.pendingEmail).toBe(takenAddress);
+    expect(seen(takenProfile, takenAddress)).toEqual(seen(freeProfile, free));
+
+    // One message, to the taken address, in its owner's language (Spanish), with no confirmation link.
+    const afterTaken = await newMessages();
+    expect(afterTaken).toHaveLength(1);
+    const notice = afterTaken[0]!;
+    expect(notice).toMatchObject({ to: 'demo.es@example.com', kind: 'email-in-use', channel: 'email' });
+    expect(notice.subject).toBe('Alguien ha intentado usar tu dirección de correo electrónico en Roadpass');
+    expect(notice.text).toContain('Hola Javier');
+    expect(notice.text).toContain('inicia sesión');
+    expect(notice.text).toContain('restablecerla');
+    expect(notice.links).toEqual([`${t.config.publicUrl}/?locale=es-ES`]);
+    expect(notice.text).not.toContain(appPaths.emailConfirm(''));
+    expect(notice.text).not.toContain(requester.first_name);
+
+    // Neither account changed: addresses and sign-in stay, the owner has no pending change.
+    const after = await storedState();
+    expect(after.customers).toEqual(before.customers);
+    expect(await service.pending(owner.id)).toBeNull();
+    expect(
+      (await signIn(t.app, { email: 'demo.es@example.com', password: 'Demo-2026!' })).accessToken,
+    ).toBeTruthy();
+    // The requester's pending change can never be confirmed: its token was sent nowhere.
+    const row = after.changes.find((c) => c.customer_id === requester.id)!;
+    const sentTokens = (await outbox()).flatMap((m) => m.links).map((l) => /confirm\/([^?]+)/.exec(l)?.[1]);
+    expect(sentTokens.map((token) => token && hashToken(decodeURIComponent(token)))).not.toContain(
+      row.token_hash,
+    );
+
+    await api.ask('demo.it@example.com');
+    expect(await service.pending(requester.id)).toBeNull();
   });
 });

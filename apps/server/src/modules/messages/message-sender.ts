@@ -2,7 +2,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/database.js';
 
 /** What an e-mail or SMS is for; the outbox and its page group by it. */
-export type MessageKind = 'email-confirmation' | 'email-changed' | 'mobile-pin' | 'newsletter';
+export type MessageKind =
+  'email-confirmation' | 'email-changed' | 'email-in-use' | 'mobile-pin' | 'newsletter';
 
 export interface OutboundEmail {
   to: string;

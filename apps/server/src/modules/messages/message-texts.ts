@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { isLanguage, type Language } from '@roadpass/contracts';
+import { isLanguage, normaliseLocale, type Language } from '@roadpass/contracts';
 import { loadLanguageFiles, type LanguageFiles } from '../../lib/language-files.js';
 
 /** Every text an e-mail or SMS is written from (content/messages/{lang}.json). */
@@ -8,6 +8,8 @@ export const messageKeys = [
   'email-confirmation.body',
   'email-changed.subject',
   'email-changed.body',
+  'email-in-use.subject',
+  'email-in-use.body',
   'mobile-pin.sms',
   'newsletter.subject',
   'newsletter.body',
@@ -37,6 +39,16 @@ export interface MessageTexts {
 export function messageLanguage(language: string): Language {
   const code = language.slice(0, 2).toLowerCase();
   return isLanguage(code) ? code : 'en';
+}
+
+/**
+ * An absolute link for a message in the customer's language: it names the message's locale
+ * (`?locale=de-AT`), so the page it opens speaks the language of the e-mail, not the browser's.
+ */
+export function linkInLanguage(publicUrl: string, path: string, language: string): string {
+  const url = new URL(`${publicUrl}${path}`);
+  url.searchParams.set('locale', normaliseLocale(language));
+  return url.href;
 }
 
 export function messageTexts(files: LanguageFiles): MessageTexts {

@@ -4,7 +4,7 @@ import { ApiError } from '../../lib/api-error.js';
 import { hashToken, isTokenShaped, newToken } from '../../lib/single-use-token.js';
 import type { Customer } from '../customers/customer-repository.js';
 import type { MessageSender } from '../messages/message-sender.js';
-import type { MessageTexts } from '../messages/message-texts.js';
+import { linkInLanguage, type MessageTexts } from '../messages/message-texts.js';
 
 /** How long an unsubscribe link in a newsletter e-mail works. */
 export const UNSUBSCRIBE_TOKEN_TTL_SECONDS = 90 * 86_400;
@@ -175,7 +175,7 @@ export function createNewsletterService({
       const token = await service.createUnsubscribeToken(customer.id);
       const values = {
         name: customer.first_name,
-        link: `${publicUrl}${appPaths.newsletterUnsubscribe(token)}`,
+        link: linkInLanguage(publicUrl, appPaths.newsletterUnsubscribe(token), customer.language),
       };
       await sender.sendEmail({
         to: customer.email,

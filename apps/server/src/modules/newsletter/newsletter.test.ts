@@ -59,9 +59,10 @@ const outbox = async () =>
   (await t.app.inject({ url: `${appPaths.devOutbox}?format=json` })).json<DevOutboxResponse>().messages;
 const unsubscribeTokenOf = async (email: string) => {
   const mail = (await outbox()).find((m) => m.to === email && m.kind === 'newsletter')!;
+  const link = new URL(mail.links[0]!);
   const prefix = `${t.config.publicUrl}${appPaths.newsletterUnsubscribe('')}`;
-  expect(mail.links[0]!.startsWith(prefix)).toBe(true);
-  return decodeURIComponent(mail.links[0]!.slice(prefix.length));
+  expect(`${link.origin}${link.pathname}`.startsWith(prefix)).toBe(true);
+  return decodeURIComponent(link.pathname.slice(appPaths.newsletterUnsubscribe('').length));
 };
 const storedState = async () => ({
   agreements: await t.db.selectFrom('newsletter_agreements').selectAll().orderBy('customer_id').execute(),
@@ -76,6 +77,15 @@ describe('demo newsletter', () => {
       ['at', 'de', 'es', 'fr', 'hu', 'it'].map((cc) => `demo.${cc}@example.com`),
     );
     expect(mails.find((m) => m.to === 'demo.it@example.com')!.subject).toBe('Le novità di Roadpass');
+    // Each link opens the unsubscribe page in the language of its e-mail, not the browser's (issue 17).
+    expect(mails.map((m) => new URL(m.links[0]!).searchParams.get('locale')).sort()).toEqual([
+      'de-AT',
+      'de-DE',
+      'es-ES',
+      'fr-FR',
+      'hu-HU',
+      'it-IT',
+    ]);
     const de = await logOf(await sessionOf('demo.de@example.com'));
     expect(de).toMatchObject({
       newsletterAgreement: true,

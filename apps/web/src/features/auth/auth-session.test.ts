@@ -31,7 +31,11 @@ function fakeUserManager(stored: User | null) {
   };
 }
 
-function setup(stored: User | null, fetch?: typeof globalThis.fetch) {
+function setup(
+  stored: User | null,
+  fetch?: typeof globalThis.fetch,
+  uiLocales: () => string | undefined = () => 'de',
+) {
   const userManager = fakeUserManager(stored);
   const onTokenChange = vi.fn();
   const http = createHttpClient({ onTokenChange, ...(fetch ? { fetch } : {}) });
@@ -40,7 +44,7 @@ function setup(stored: User | null, fetch?: typeof globalThis.fetch) {
     loadUserManager,
     readStoredSession: () => stored,
     http,
-    uiLocales: () => 'de',
+    uiLocales,
     currentPath: () => '/DE/de/myaccount?x=1',
     origin: 'https://app.example.com',
   });
@@ -83,6 +87,14 @@ describe('auth session', () => {
       ui_locales: 'de',
       state: { returnTo: '/DE/de/myaccount?x=1' },
     });
+  });
+
+  it('sends no ui_locales when nothing names a language: the identity provider chooses (issue 17)', async () => {
+    const { session, userManager } = setup(null, undefined, () => undefined);
+
+    await expect(session.ensureSignedIn()).resolves.toBe('redirecting');
+
+    expect(userManager.signinRedirect).toHaveBeenCalledWith({ state: { returnTo: '/DE/de/myaccount?x=1' } });
   });
 
   it('uses valid stored tokens and hands the token to the HTTP layer, without loading the OIDC client', async () => {

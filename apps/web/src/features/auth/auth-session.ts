@@ -38,8 +38,8 @@ export interface AuthSessionOptions {
   /** The session stored by an earlier page load, read without the OIDC client. */
   readStoredSession: () => SessionTokens | null;
   http: HttpClient;
-  /** The active language, passed to the identity provider as ui_locales. */
-  uiLocales: () => string;
+  /** The languages to ask the identity provider for (ui_locales); undefined leaves the choice to it. */
+  uiLocales: () => string | undefined;
   /** Where to come back to after a sign-in; the current address by default. */
   currentPath?: () => string;
   origin?: string;
@@ -64,8 +64,9 @@ export function createAuthSession(options: AuthSessionOptions): AuthSession {
   }
 
   async function signInRedirect(): Promise<void> {
+    const uiLocales = options.uiLocales();
     return (await userManager()).signinRedirect({
-      ui_locales: options.uiLocales(),
+      ...(uiLocales ? { ui_locales: uiLocales } : {}),
       state: { returnTo: safeReturnPath(currentPath()) },
     });
   }

@@ -119,24 +119,22 @@ describe('names via Intl', () => {
 });
 
 describe('signInUiLocales', () => {
-  const none = { requestedLocale: null, preference: null, browserLanguages: [] as string[] };
+  const none = { requestedLocale: null, preference: null };
 
-  it('asks for the requested locale first, then the stored preference, then the browser languages', () => {
+  it('asks for the requested locale first, then the stored preference', () => {
+    expect(signInUiLocales({ requestedLocale: 'hu-HU', preference: { country: 'AT', language: 'de' } })).toBe(
+      'hu de',
+    );
+  });
+
+  it('leaves the choice to the identity provider when neither names a language (issue 17: it knows the signed-out customer’s)', () => {
+    expect(signInUiLocales(none)).toBeUndefined();
+    expect(signInUiLocales({ ...none, requestedLocale: 'xx-YY' })).toBeUndefined();
+  });
+
+  it('ignores what it does not support', () => {
     expect(
-      signInUiLocales({
-        requestedLocale: 'hu-HU',
-        preference: { country: 'AT', language: 'de' },
-        browserLanguages: ['fr-FR', 'en-US', 'de'],
-      }),
-    ).toBe('hu de fr en');
-  });
-
-  it('uses the browser language when nothing else is known (issue 7: the sign-in page was always English)', () => {
-    expect(signInUiLocales({ ...none, browserLanguages: ['da-DK', 'en'] })).toBe('da en');
-  });
-
-  it('ignores what it does not support, and falls back to en', () => {
-    expect(signInUiLocales({ ...none, requestedLocale: 'xx-YY', browserLanguages: ['ja-JP'] })).toBe('en');
-    expect(signInUiLocales({ ...none, requestedLocale: 'en', browserLanguages: ['de-DE'] })).toBe('en de');
+      signInUiLocales({ ...none, requestedLocale: 'en', preference: { country: 'DE', language: 'xx' } }),
+    ).toBe('en');
   });
 });

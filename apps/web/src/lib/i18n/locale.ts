@@ -111,22 +111,22 @@ export function countryName(country: string, displayLanguage: string): string {
 
 /**
  * `ui_locales` for the identity provider's sign-in page, before anything of the customer is known:
- * the requested locale (when it names a supported one), the stored country/language preference, then
- * the browser's languages; each supported language once, in that order; `en` when none fits.
+ * the requested locale (when it names a supported one), then the stored country/language preference;
+ * each supported language once, in that order. Undefined when neither names one: the identity
+ * provider then chooses itself, from the language of the customer who last signed in or out in this
+ * browser, else the browser's languages (Accept-Language). Sending the browser's languages here
+ * would hide the signed-out customer's language behind them (issue 17).
  */
 export function signInUiLocales(inputs: {
   requestedLocale: string | null;
   preference: CountryLanguage | null;
-  browserLanguages: readonly string[];
-}): string {
+}): string | undefined {
   const requested = inputs.requestedLocale?.trim();
   const supported = requested ? supportedLocaleOf(requested) : undefined;
   const fromRequest = supported ? languageOf(supported) : undefined;
-  const candidates = [
-    fromRequest,
-    languagePart(inputs.preference?.language),
-    ...inputs.browserLanguages.map(languagePart),
-  ].filter((lang): lang is Language => !!lang && isLanguage(lang));
+  const candidates = [fromRequest, languagePart(inputs.preference?.language)].filter(
+    (lang): lang is Language => !!lang && isLanguage(lang),
+  );
   const unique = [...new Set(candidates)];
-  return unique.length > 0 ? unique.join(' ') : DEFAULT_LANGUAGE;
+  return unique.length > 0 ? unique.join(' ') : undefined;
 }

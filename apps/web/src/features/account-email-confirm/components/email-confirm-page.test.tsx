@@ -34,7 +34,8 @@ describe('e-mail confirmation page', () => {
       method: 'POST',
       data: { token },
     });
-    expect(screen.getByRole('link', { name: 'Go to my account' })).toHaveAttribute('href', '/');
+    // The sign-in on the way keeps the page's language (the store's default here: en, DE).
+    expect(screen.getByRole('link', { name: 'Go to my account' })).toHaveAttribute('href', '/?locale=en-DE');
   });
 
   it('says the link failed when the server refuses the token', async () => {

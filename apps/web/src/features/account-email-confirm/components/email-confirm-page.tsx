@@ -1,9 +1,11 @@
 import { useEffect } from 'react';
 import { useTranslation } from '@/lib/i18n/use-translation';
 import { useQuery } from '@tanstack/react-query';
+import { normaliseLocale } from '@roadpass/contracts';
 import { Spinner } from '@/components/spinner';
 import { routes } from '@/config/routes';
 import { useHttp } from '@/lib/http';
+import { useAppStore } from '@/lib/state/app-store';
 import { confirmEmailQuery } from '../api/confirm-email';
 import '@/components/sub-page.css';
 
@@ -13,6 +15,10 @@ export function EmailConfirmPage({ token }: { token: string }) {
   const http = useHttp();
   const confirmation = useQuery(confirmEmailQuery(http, token));
   const title = t('email-confirm-title');
+  // The page speaks the language of the e-mail (its link names the locale); the sign-in on the way
+  // to the account keeps it, whatever the browser's language.
+  const locale = useAppStore((s) => normaliseLocale(`${s.activeLanguage}-${s.homeLocation}`));
+  const home = `${routes.root.build()}?${new URLSearchParams({ locale }).toString()}`;
 
   useEffect(() => {
     document.title = `${title} · ${t('app-name', 'Roadpass')}`;
@@ -30,7 +36,7 @@ export function EmailConfirmPage({ token }: { token: string }) {
             <p className="sub-page__status">{t('email-confirm-done', { email: confirmation.data.email })}</p>
             <p>
               {/* A page load: a visitor who is not signed in is signed in on the way. */}
-              <a href={routes.root.build()} className="button button--primary">
+              <a href={home} className="button button--primary">
                 {t('email-confirm-home')}
               </a>
             </p>
