@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatPhoneNumber, phoneNumberInput } from './phone-numbers.js';
+import { formatPhoneNumber } from './phone-format.js';
+import { phoneNumberInput } from './phone-input.js';
 
 describe('phoneNumberInput', () => {
   it('takes the spellings people type and gives E.164', () => {
