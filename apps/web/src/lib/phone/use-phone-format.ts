@@ -49,3 +49,6 @@ export function usePhoneFormat(): { format: PhoneFormat; ready: boolean } {
   }, []);
   return { format: state?.format ?? asStored, ready: state !== undefined };
 }
+
+/** A grouped number in running text: its groups stay on one line (never "+39 312 345 / 6789"). */
+export const keptTogether = (grouped: string) => grouped.replace(/ /g, '\u00a0');

@@ -20,7 +20,7 @@ import {
 } from '@/lib/forms/load-custom-validators';
 import { setServerErrors } from '@/lib/forms/server-errors';
 import { useHttp } from '@/lib/http';
-import { usePhoneFormat } from '@/lib/phone/use-phone-format';
+import { keptTogether, usePhoneFormat } from '@/lib/phone/use-phone-format';
 import { mobileKeys, mobileQuery, updateMobile } from '../api/mobile-queries';
 import './mobile-form.css';
 
@@ -96,7 +96,7 @@ export function MobileForm() {
     );
   }
 
-  const number = phone.format;
+  const number = (e164: string) => keptTogether(phone.format(e164));
   const time = (iso: string) =>
     new Intl.DateTimeFormat(i18n.language, { hour: '2-digit', minute: '2-digit' }).format(new Date(iso));
   const current = state.data.body.mobilePhone;
@@ -238,13 +238,15 @@ export function MobileForm() {
               </p>
             )}
             <Field
+              // A voided PIN's field is another, empty and disabled: nothing typed into it could count.
+              key={isVoid ? 'void' : 'pin'}
               id={ids.pin}
               label={t('mobile-pin')}
               error={isVoid ? undefined : formState.errors.pin?.message}
               required
               requiredLabel={t('account-required')}
               inputProps={{
-                ...register('pin', { disabled: isVoid }),
+                ...(isVoid ? { name: 'pin', value: '', disabled: true, readOnly: true } : register('pin')),
                 inputMode: 'numeric',
                 autoComplete: 'one-time-code',
               }}

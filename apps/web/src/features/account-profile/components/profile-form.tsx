@@ -21,7 +21,7 @@ import { rangeLengthText } from '@/lib/forms/rule-messages';
 import { setServerErrors } from '@/lib/forms/server-errors';
 import { useHttp } from '@/lib/http';
 import { countryName } from '@/lib/i18n/locale';
-import { usePhoneFormat } from '@/lib/phone/use-phone-format';
+import { keptTogether, usePhoneFormat } from '@/lib/phone/use-phone-format';
 import { useAppStore } from '@/lib/state/app-store';
 import { provinceNamesQuery } from '../api/get-province-names';
 import { profileKeys } from '../api/profile-keys';
@@ -214,7 +214,7 @@ export function ProfileForm({ data, mobileHref }: ProfileFormProps) {
   const renderField = (spec: FieldSpec) => {
     const { field } = spec;
     if (spec.kind === 'mobile') {
-      const mobile = saved.mobilePhone && formatPhone(saved.mobilePhone);
+      const mobile = saved.mobilePhone && keptTogether(formatPhone(saved.mobilePhone));
       return <MobileNumber key={field} label={labelOf(field)} number={mobile} href={mobileHref} />;
     }
     if (rules[field]?.readonly) {
