@@ -10,11 +10,23 @@ import { fill, openSignedIn, texts } from './support.js';
 // uses customers of its own, so the two never share a PIN or an unsubscribe link.
 const customers = {
   phone: {
-    mobile: { email: 'demo.de@example.com', country: 'DE', language: 'de', number: '+4915123456789' },
+    mobile: {
+      email: 'demo.de@example.com',
+      country: 'DE',
+      language: 'de',
+      number: '+4915123456789',
+      shown: '+49 1512 3456789',
+    },
     unsubscribe: { email: 'demo.fr@example.com', language: 'fr' },
   },
   desktop: {
-    mobile: { email: 'demo.fr@example.com', country: 'FR', language: 'fr', number: '+33612345678' },
+    mobile: {
+      email: 'demo.fr@example.com',
+      country: 'FR',
+      language: 'fr',
+      number: '+33612345678',
+      shown: '+33 6 12 34 56 78',
+    },
     unsubscribe: { email: 'demo.es@example.com', language: 'es' },
   },
 } as const;
@@ -56,9 +68,10 @@ test('the mobile number changes after a wrong PIN and then the right one from th
 
   await pinField.fill(pin);
   await page.getByRole('button', { name: t['mobile-confirm'] }).click();
-  await expect(page.getByRole('status')).toHaveText(fill(t['mobile-saved'], { number: who.number }));
+  // Kept in E.164, shown in the country's grouping.
+  await expect(page.getByRole('status')).toHaveText(fill(t['mobile-saved'], { number: who.shown }));
   await page.reload();
-  await expect(page.getByText(fill(t['mobile-current'], { number: who.number }))).toBeVisible();
+  await expect(page.getByText(fill(t['mobile-current'], { number: who.shown }))).toBeVisible();
 
   const axe = await new AxeBuilder({ page }).withTags(wcag).analyze();
   expect(axe.violations.map((v) => v.id)).toEqual([]);

@@ -183,7 +183,12 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   await app.register(emailConfirmationRoutes, { emailChange });
   await app.register(mobileRoutes, {
     customers,
-    mobile: createMobileService({ db: app.db, sender: messages, texts: messageTexts }),
+    mobile: createMobileService({
+      db: app.db,
+      rules: accountRules.mobileMeta,
+      sender: messages,
+      texts: messageTexts,
+    }),
   });
   await app.register(newsletterRoutes, { customers, newsletter });
   await app.register(paymentProfileRoutes, { customers });

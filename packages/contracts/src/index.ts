@@ -16,5 +16,7 @@ export * from './loyalty-content.js';
 export * from './account.js';
 export * from './account-rules.js';
 export * from './account-validators.js';
+export * from './phone-input.js';
+export * from './phone-format.js';
 export * from './dev-outbox.js';
 export * from './error-reports.js';

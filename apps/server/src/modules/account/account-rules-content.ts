@@ -32,6 +32,8 @@ const AccountRulesFile = Type.Object({
     Type.Record(Type.String(), Type.Object({ name: Type.String(), rules: RuleList })),
   ),
   password: RuleList,
+  /** The mobile number and its PIN (the mobile call's form, spec §5). */
+  mobile: RuleList,
 });
 type AccountRulesFile = Type.Static<typeof AccountRulesFile>;
 
@@ -53,6 +55,8 @@ export interface AccountRules {
   /** A customer's rules: their legal entity's, the address country's (their entity's when none), its province's. */
   customerMeta(entityCountry: string, addressCountry: string | null, province: string | null): MetaDataList;
   passwordMeta: MetaDataList;
+  /** mobilePhone and pin; `differsFrom currentMobilePhone` is checked against the number on the account. */
+  mobileMeta: MetaDataList;
 }
 
 const isOurs = (country: string) => (countryCodes as readonly string[]).includes(country);
@@ -116,6 +120,7 @@ export function accountRulesOf(file: AccountRulesFile): AccountRules {
       check(`provinces.${country}.${code}`, province.rules);
   }
   check('password', file.password);
+  check('mobile', file.mobile);
   if (problems.length) throw new Error(`Account rules v${file.version}: ${problems.join('; ')}`);
 
   const provinceRules = (country: string, province: string | null | undefined) =>
@@ -146,6 +151,7 @@ export function accountRulesOf(file: AccountRulesFile): AccountRules {
       ];
     },
     passwordMeta: file.password,
+    mobileMeta: file.mobile,
   };
 }
 

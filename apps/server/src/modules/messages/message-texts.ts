@@ -17,6 +17,7 @@ export const messageKeys = [
   'violation.mobilePhone.required',
   'violation.mobilePhone.phone',
   'violation.mobilePhone.rangelength',
+  'violation.mobilePhone.differsFrom',
   'violation.pin.required',
   'violation.pin.pattern',
   'violation.pin.pinNotRequested',

@@ -10,16 +10,11 @@ import {
 } from '@roadpass/contracts';
 import type { CustomerRepository } from '../customers/customer-repository.js';
 import { signedInCustomer } from '../customers/login-status.js';
-import { ConstraintViolation, mobileMeta, type MobileService, type MobileState } from './mobile-service.js';
+import { ConstraintViolation, type MobileService, type MobileState } from './mobile-service.js';
 
 // Rule breaks carry the spec's constraintViolationMetaInfo; schema errors the plain API error.
 const violationError = Type.Union([ConstraintViolationError, ApiErrorBody]);
 const errors = { 401: ApiErrorBody, 403: ApiErrorBody, 404: ApiErrorBody, 429: violationError };
-
-const answer = (state: MobileState): MobileResponse => ({
-  body: { mobilePhone: state.mobilePhone, pending: state.pending },
-  meta: { metaDataList: mobileMeta },
-});
 
 /** The mobile number calls of spec §7 (product decisions §5): change confirmed by a PIN sent by SMS. */
 export const mobileRoutes: FastifyPluginAsync<{
@@ -27,6 +22,10 @@ export const mobileRoutes: FastifyPluginAsync<{
   mobile: MobileService;
 }> = async (app, { customers, mobile }) => {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  const answer = (state: MobileState): MobileResponse => ({
+    body: { mobilePhone: state.mobilePhone, pending: state.pending },
+    meta: { metaDataList: mobile.meta },
+  });
 
   api.get(
     apiPaths.mobile,

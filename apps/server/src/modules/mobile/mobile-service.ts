@@ -2,6 +2,8 @@ import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import {
   checkValues,
   compileRules,
+  customValidators,
+  phoneNumberInput,
   type ConstraintViolationMeta,
   type MetaDataList,
   type PendingMobilePhone,
@@ -19,16 +21,6 @@ export const PIN_TTL_SECONDS = 10 * 60;
 export const PIN_MAX_ATTEMPTS = 5;
 export const PIN_RESEND_GAP_SECONDS = 60;
 export const PIN_SENDS_PER_HOUR = 5;
-
-/** The rules the mobile call serves and enforces (the same list, through the shared interpreter). */
-export const mobileMeta: MetaDataList = [
-  { attribute: 'mobilePhone', validator: 'required', parameter: 'true' },
-  { attribute: 'mobilePhone', validator: 'phone', parameter: 'true' },
-  { attribute: 'mobilePhone', validator: 'rangelength', parameter: '8:16' },
-  { attribute: 'pin', validator: 'pattern', parameter: '^[0-9]{6}$' },
-  { attribute: 'pin', validator: 'rangelength', parameter: '6:6' },
-];
-const mobileRules = compileRules(mobileMeta);
 
 /** A 400 (or 429) whose body also carries the spec's constraintViolationMetaInfo (texts for the app). */
 export class ConstraintViolation extends ApiError {
@@ -57,8 +49,13 @@ export interface MobileState {
 }
 
 export interface MobileService {
+  /** The rules the call serves and enforces (content/account-rules, through the shared interpreter). */
+  meta: MetaDataList;
   state(customer: Customer): Promise<MobileState>;
-  /** Sends a PIN to `mobilePhone` (replacing an earlier one), within the resend limits. */
+  /**
+   * Sends a PIN to `mobilePhone` (replacing an earlier one), within the resend limits. The number may
+   * be written as people write it (spaces, brackets, 00); the PIN goes to, and is kept for, its E.164.
+   */
   requestPin(customer: Customer, mobilePhone: string): Promise<MobileState>;
   /** Confirms the number with its PIN: the customer's mobile number changes. */
   confirm(customer: Customer, mobilePhone: string, pin: string): Promise<MobileState>;
@@ -66,6 +63,8 @@ export interface MobileService {
 
 export interface MobileServiceOptions {
   db: Db;
+  /** The mobile rules of content/account-rules (mobilePhone, pin). */
+  rules: MetaDataList;
   sender: MessageSender;
   texts: MessageTexts;
   now?: () => Date;
@@ -75,10 +74,21 @@ const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 
 export function createMobileService({
   db,
+  rules,
   sender,
   texts,
   now = () => new Date(),
 }: MobileServiceOptions): MobileService {
+  // Every rule's violation needs its text in the customer's language: a rule added to the content
+  // without one fails at start, not as an English "mobilePhone: …" in front of a customer.
+  const untold = rules
+    .filter((rule) => rule.validator !== 'invisible' && rule.validator !== 'readonly')
+    .map((rule) => `violation.${rule.attribute}.${rule.validator}`)
+    .filter((key) => !texts.has(key));
+  if (untold.length)
+    throw new Error(`Mobile rules without a message text: ${[...new Set(untold)].join(', ')}`);
+  const compiled = compileRules(rules);
+
   // PINs are stored as an HMAC with a server key: six digits are a million values, so a plain hash of
   // a leaked row could be reversed in a moment; without the key it cannot.
   let key: Promise<string> | undefined;
@@ -101,8 +111,21 @@ export function createMobileService({
     return { attribute, validator, ...(parameter !== undefined ? { parameter } : {}), text };
   };
 
-  const checkRules = (customer: Customer, values: Record<string, string | undefined>) => {
-    const found = checkValues(mobileRules, values, { today: now() });
+  /**
+   * Checks the attributes in `values` (a PIN request has no PIN yet) against the served rules. A PIN
+   * request also against the number on the account (`currentMobilePhone`): a PIN for the number the
+   * customer already has would confirm nothing. A confirmation is answered by its PIN's state.
+   */
+  const checkRules = async (
+    customer: Customer,
+    values: { mobilePhone: string; pin?: string },
+    currentMobilePhone?: string,
+  ) => {
+    const found = checkValues(
+      compiled,
+      { ...values, currentMobilePhone },
+      { today: now(), customValidators },
+    ).filter((violation) => violation.field in values);
     if (found.length) {
       throw new ConstraintViolation(
         400,
@@ -165,8 +188,16 @@ export function createMobileService({
       return { mobilePhone: current.mobile_phone, pending };
     },
 
-    async requestPin(customer, mobilePhone) {
-      checkRules(customer, { mobilePhone });
+    meta: rules,
+
+    async requestPin(customer, typed) {
+      const mobilePhone = phoneNumberInput(typed);
+      const current = await db
+        .selectFrom('customers')
+        .select('mobile_phone')
+        .where('id', '=', customer.id)
+        .executeTakeFirstOrThrow();
+      await checkRules(customer, { mobilePhone }, current.mobile_phone ?? undefined);
       const next = await nextSendAt(customer.id);
       if (next.reason) {
         const waitMs = next.at.getTime() - now().getTime();
@@ -220,8 +251,10 @@ export function createMobileService({
       return service.state(customer);
     },
 
-    async confirm(customer, mobilePhone, pin) {
-      checkRules(customer, { mobilePhone, pin });
+    async confirm(customer, typed, typedPin) {
+      const mobilePhone = phoneNumberInput(typed);
+      const pin = typedPin.trim();
+      await checkRules(customer, { mobilePhone, pin });
       const refuse = (validator: string, values: Record<string, string> = {}) =>
         new ConstraintViolation(400, 'The PIN was not accepted', [
           violation(customer, 'pin', validator, undefined, values),

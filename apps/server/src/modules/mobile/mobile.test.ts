@@ -10,6 +10,7 @@ import {
   type MobileResponse,
 } from '@roadpass/contracts';
 import { createTestApp, type TestApp } from '../../testing/test-app.js';
+import { loadAccountRules } from '../account/account-rules-content.js';
 import { signIn } from '../../testing/sign-in.js';
 import { createCustomerRepository, type Customer } from '../customers/customer-repository.js';
 import { createMessageSender } from '../messages/message-sender.js';
@@ -40,6 +41,7 @@ beforeAll(async () => {
   t = await createTestApp();
   service = createMobileService({
     db: t.db,
+    rules: (await loadAccountRules(t.config.contentDir)).mobileMeta,
     sender: createMessageSender({ db: t.db, log: t.app.log, from: t.config.mailFrom }),
     texts: await loadMessageTexts(t.config.contentDir),
     now: () => clock,
@@ -162,6 +164,25 @@ describe('mobile number service (controllable clock)', () => {
     );
   });
 
+  it('sends nothing for the number already on the account, however it is written, and says so', async () => {
+    // demo.at confirmed +436641234567 above; long after the resend gap another PIN could be sent.
+    clock = new Date('2026-11-20T13:00:00Z');
+    const at = await customer('demo.at@example.com');
+    expect((await service.state(at)).mobilePhone).toBe('+436641234567');
+    const before = await storedState(at.id);
+    for (const typed of ['+436641234567', '+43 664 1234567', '0043 (664) 123-45-67'])
+      expect(await refusal(service.requestPin(at, typed)), typed).toEqual([
+        {
+          attribute: 'mobilePhone',
+          validator: 'differsFrom',
+          parameter: 'currentMobilePhone',
+          text: 'Das ist schon deine Handynummer: Wir haben keine PIN gesendet.',
+        },
+      ]);
+    expect(await storedState(at.id)).toEqual(before);
+    expect((await service.state(at)).pending).toBeNull();
+  });
+
   it('limits resending: 60 s between PINs and 5 an hour', async () => {
     clock = new Date('2026-11-20T14:00:00Z');
     const nl = await customer('demo.nl@example.com');
@@ -258,6 +279,54 @@ describe('GET and PUT /v2/mobile/own', () => {
       headers: { authorization: `Bearer ${de.token}` },
     });
     expect(after.json<MobileResponse>().body.mobilePhone).toBe('+4915123456789');
+  });
+
+  it('serves the mobile rules of the content, and the PIN rule is the one it enforces', async () => {
+    const res = await t.app.inject({
+      url: apiPaths.mobile,
+      headers: { authorization: `Bearer ${de.token}` },
+    });
+    expect(res.json<MobileResponse>().meta.metaDataList).toEqual(
+      (await loadAccountRules(t.config.contentDir)).mobileMeta,
+    );
+  });
+
+  it('takes the number as the profile does (spaces, brackets, dashes, 00) and keeps and sends E.164', async () => {
+    const dk = await sessionOf('demo.dk@example.com');
+    const sent = await put(dk, { mobilePhone: '+39 312 345 6789' });
+    expect(sent.statusCode).toBe(200);
+    expect(sent.json<MobileResponse>().body.pending?.mobilePhone).toBe('+393123456789');
+    const pin = await lastPin('+393123456789');
+
+    const confirmed = await put(dk, { mobilePhone: '0039 (312) 345-6789', pin });
+    expect(confirmed.statusCode).toBe(200);
+    expect(confirmed.json<MobileResponse>().body).toEqual({ mobilePhone: '+393123456789', pending: null });
+    const stored = await t.db
+      .selectFrom('customers')
+      .select('mobile_phone')
+      .where('email', '=', 'demo.dk@example.com')
+      .executeTakeFirstOrThrow();
+    expect(stored.mobile_phone).toBe('+393123456789');
+  });
+
+  it('answers a request for the number already on the account with a 400 in the customer’s language, sending nothing', async () => {
+    // demo.dk's number is +393123456789 (the test above).
+    const dk = await sessionOf('demo.dk@example.com');
+    const before = await storedState((await customer('demo.dk@example.com')).id);
+    const again = await put(dk, { mobilePhone: '+39 312 345 6789' });
+    expect(again.statusCode).toBe(400);
+    const text = 'Det er allerede dit mobilnummer: Vi har ikke sendt nogen pinkode.';
+    expect(again.json<ConstraintViolationError>()).toMatchObject({
+      status: 400,
+      code: 'validation_failed',
+      violations: [{ field: 'mobilePhone', rule: 'differsFrom', message: text }],
+      constraintViolationMetaInfo: {
+        metaDataList: [
+          { attribute: 'mobilePhone', validator: 'differsFrom', parameter: 'currentMobilePhone', text },
+        ],
+      },
+    });
+    expect(await storedState((await customer('demo.dk@example.com')).id)).toEqual(before);
   });
 
   it('refuses numbers that break the served rules, with every broken rule, storing and sending nothing', async () => {

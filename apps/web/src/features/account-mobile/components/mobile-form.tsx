@@ -1,8 +1,15 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from '@/lib/i18n/use-translation';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { checkValues, compileRules, type MobileResponse, type PendingMobilePhone } from '@roadpass/contracts';
+import {
+  checkValues,
+  compileRules,
+  phoneNumberInput,
+  type MobileResponse,
+  type PendingMobilePhone,
+  type RuleViolation,
+} from '@roadpass/contracts';
 import { Field, FormErrors } from '@/components/form';
 import { Spinner } from '@/components/spinner';
 import { constraintViolationsOf } from '@/lib/forms/constraint-violations';
@@ -11,7 +18,9 @@ import {
   namesCustomValidators,
   useCustomValidators,
 } from '@/lib/forms/load-custom-validators';
+import { setServerErrors } from '@/lib/forms/server-errors';
 import { useHttp } from '@/lib/http';
+import { keptTogether, usePhoneFormat } from '@/lib/phone/use-phone-format';
 import { mobileKeys, mobileQuery, updateMobile } from '../api/mobile-queries';
 import './mobile-form.css';
 
@@ -19,6 +28,15 @@ interface Values {
   mobilePhone: string;
   pin: string;
 }
+type FieldName = keyof Values;
+
+/** The ids of what the focus moves to after an action (the control it concerns, or its outcome). */
+const ids = {
+  mobilePhone: 'mobile-number',
+  pin: 'mobile-pin',
+  status: 'mobile-status',
+  void: 'mobile-pin-void',
+} as const;
 
 /** Whether the time `at` has come (re-renders when it does, e.g. when another PIN may be asked for). */
 function useReached(at: string | undefined): boolean {
@@ -34,18 +52,20 @@ function useReached(at: string | undefined): boolean {
 
 /**
  * Spec §5 / product decisions §5: change the mobile number in two steps, the number (a PIN is sent to
- * it by SMS), then the PIN. The server's texts explain a wrong or expired PIN.
+ * it by SMS), then the PIN. Both are checked with the served rules before sending; the server's texts
+ * explain a wrong or expired PIN. Numbers are typed as people write them and shown grouped.
  */
 export function MobileForm() {
   const { t, i18n } = useTranslation();
   const http = useHttp();
   const queryClient = useQueryClient();
   const state = useQuery(mobileQuery(http));
+  const phone = usePhoneFormat();
   const [changing, setChanging] = useState(false);
   const [status, setStatus] = useState('');
   const [formMessages, setFormMessages] = useState<string[]>([]);
   const form = useForm<Values>({ defaultValues: { mobilePhone: '', pin: '' } });
-  const { register, handleSubmit, setError, formState, setFocus, setValue, clearErrors } = form;
+  const { register, handleSubmit, setError, formState, setValue, clearErrors } = form;
   const pending: PendingMobilePhone | null = state.data?.body.pending ?? null;
   const resendAllowed = useReached(pending?.resendAvailableAt);
   const mutation = useMutation({
@@ -55,7 +75,19 @@ export function MobileForm() {
   // The validators of our own, only when the served rules name one (their chunk comes after the form).
   useCustomValidators(namesCustomValidators(rules));
 
-  if (state.isPending) return <Spinner />;
+  // The step on screen changes after an answer has come and rendered: the focus follows it then (each
+  // request once, when its element is there).
+  const [focusRequest, setFocusRequest] = useState<{ id: string } | null>(null);
+  const focused = useRef<{ id: string } | null>(null);
+  useEffect(() => {
+    const element = focusRequest ? document.getElementById(focusRequest.id) : null;
+    if (!element || focused.current === focusRequest) return;
+    element.focus();
+    focused.current = focusRequest;
+  }, [focusRequest, state.data]);
+
+  // Both the data and the number formatter, so that no number changes its spelling in front of the customer.
+  if (state.isPending || !phone.ready) return <Spinner />;
   if (state.isError) {
     return (
       <p role="alert" className="mobile-form__error">
@@ -64,11 +96,34 @@ export function MobileForm() {
     );
   }
 
+  const number = (e164: string) => keptTogether(phone.format(e164));
   const time = (iso: string) =>
     new Intl.DateTimeFormat(i18n.language, { hour: '2-digit', minute: '2-digit' }).format(new Date(iso));
-
+  const current = state.data.body.mobilePhone;
+  const showPinStep = pending !== null && !changing;
+  // Five wrong PINs void the PIN: only a new one (or another number) goes on from here.
+  const isVoid = showPinStep && pending.attemptsLeft === 0;
   // The field on screen: a violation of any other attribute is shown above the form.
-  const shownField: keyof Values = pending !== null && !changing ? 'pin' : 'mobilePhone';
+  const shownField: FieldName = showPinStep ? 'pin' : 'mobilePhone';
+
+  /** The served rules' first broken one for `field`, checked as the server checks it. */
+  const brokenRule = async (
+    field: FieldName,
+    values: Record<string, string | undefined>,
+  ): Promise<RuleViolation | undefined> => {
+    // A check before the validators' chunk has come waits for it; should it not load, the server
+    // checks the same rules and its 400 comes back onto the field.
+    const customValidators = await customValidatorsFor(rules);
+    return checkValues(rules, values, { customValidators, unknownCustom: 'skip' }).find(
+      (violation) => violation.field === field,
+    );
+  };
+  const ruleMessage = ({ field, rule }: RuleViolation) => {
+    if (field === 'pin') return t('mobile-pin-invalid');
+    if (rule === 'required') return t('mobile-rule-required');
+    if (rule === 'differsFrom') return t('mobile-rule-same');
+    return t('mobile-rule-invalid');
+  };
 
   const send = async (update: { mobilePhone: string; pin?: string }): Promise<MobileResponse | null> => {
     setFormMessages([]);
@@ -77,132 +132,148 @@ export function MobileForm() {
       queryClient.setQueryData(mobileKeys.state(), saved);
       return saved;
     } catch (error) {
-      const violations = constraintViolationsOf(error);
-      if (violations.length === 0) {
-        setFormMessages([t('account-save-error')]);
-        return null;
+      // The customer's text of each broken rule is in constraintViolationMetaInfo (spec §5).
+      const texts = constraintViolationsOf(error);
+      const { handled, formMessages: rest } = setServerErrors(error, setError, {
+        fields: [shownField],
+        describe: (violation) =>
+          texts.find((meta) => meta.attribute === violation.field && meta.validator === violation.rule)
+            ?.text ?? violation.message,
+      });
+      // A 429 (another PIN too soon) says when, but breaks no rule of a field.
+      const tooSoon = [...new Set(texts.map((meta) => meta.text))];
+      setFormMessages(handled ? rest : tooSoon.length > 0 ? tooSoon : [t('account-save-error')]);
+      if (texts.length > 0) {
+        // A wrong PIN changes the attempts left (and the fifth voids it): show the server's count.
+        await queryClient.invalidateQueries({ queryKey: mobileKeys.state() });
+        const now = queryClient.getQueryData<MobileResponse>(mobileKeys.state());
+        if (update.pin !== undefined && now?.body.pending?.attemptsLeft === 0)
+          setFocusRequest({ id: ids.void });
       }
-      const rest: string[] = [];
-      let focused = false;
-      for (const violation of violations) {
-        const field = violation.attribute;
-        if (field === shownField) {
-          setError(field, { type: 'server', message: violation.text });
-          if (!focused) setFocus(field);
-          focused = true;
-        } else if (!rest.includes(violation.text)) rest.push(violation.text);
-      }
-      setFormMessages(rest);
-      // A wrong PIN changes the attempts left: show the server's count.
-      void queryClient.invalidateQueries({ queryKey: mobileKeys.state() });
       return null;
     }
   };
 
-  const requestPin = handleSubmit(async ({ mobilePhone }) => {
+  const requestPin = handleSubmit(async ({ mobilePhone: typed }) => {
     setStatus('');
-    // A submit before the validators' chunk has come waits for it; should it not load, the server
-    // checks the same rules and its 400 comes back onto the field.
-    const customValidators = await customValidatorsFor(rules);
-    const violations = checkValues(
-      rules,
-      { mobilePhone },
-      { customValidators, unknownCustom: 'skip' },
-    ).filter((violation) => violation.field === 'mobilePhone');
-    if (violations.length > 0) {
-      setError('mobilePhone', {
-        type: violations[0]!.rule,
-        message: t(violations[0]!.rule === 'required' ? 'mobile-rule-required' : 'mobile-rule-invalid'),
-      });
-      setFocus('mobilePhone');
+    const mobilePhone = phoneNumberInput(typed);
+    const broken = await brokenRule('mobilePhone', {
+      mobilePhone,
+      currentMobilePhone: current ?? undefined,
+    });
+    if (broken) {
+      setError('mobilePhone', { type: broken.rule, message: ruleMessage(broken) }, { shouldFocus: true });
       return;
     }
-    const saved = await send({ mobilePhone: mobilePhone.trim() });
+    const saved = await send({ mobilePhone });
     if (saved?.body.pending) {
       setChanging(false);
       setValue('pin', '');
-      setFocus('pin');
+      setFocusRequest({ id: ids.pin });
     }
   });
 
-  const confirmPin = handleSubmit(async ({ pin }) => {
+  const confirmPin = handleSubmit(async ({ pin: typed }) => {
     if (!pending) return;
-    if (!/^\d{4,8}$/.test(pin.trim())) {
-      setError('pin', { type: 'pattern', message: t('mobile-pin-invalid') });
-      setFocus('pin');
+    setStatus('');
+    const pin = typed.trim();
+    const broken = await brokenRule('pin', { mobilePhone: pending.mobilePhone, pin });
+    if (broken) {
+      setError('pin', { type: broken.rule, message: ruleMessage(broken) }, { shouldFocus: true });
       return;
     }
-    const saved = await send({ mobilePhone: pending.mobilePhone, pin: pin.trim() });
+    const saved = await send({ mobilePhone: pending.mobilePhone, pin });
     if (saved && !saved.body.pending) {
-      setStatus(t('mobile-saved', { number: saved.body.mobilePhone ?? '' }));
+      setStatus(t('mobile-saved', { number: number(saved.body.mobilePhone ?? '') }));
       setValue('mobilePhone', '');
       setValue('pin', '');
+      setFocusRequest({ id: ids.status });
     }
   });
 
   const resend = async () => {
     if (!pending) return;
     clearErrors();
+    setStatus('');
     const saved = await send({ mobilePhone: pending.mobilePhone });
-    if (saved?.body.pending) setStatus(t('mobile-pin-resent', { number: saved.body.pending.mobilePhone }));
+    if (saved?.body.pending) {
+      setStatus(t('mobile-pin-resent', { number: number(saved.body.pending.mobilePhone) }));
+      setValue('pin', '');
+      setFocusRequest({ id: ids.pin });
+    }
   };
 
-  const current = state.data.body.mobilePhone;
-  const showPinStep = pending !== null && !changing;
+  const resendButton = (className: string) => (
+    <button
+      type="button"
+      className={className}
+      disabled={!resendAllowed || mutation.isPending}
+      aria-describedby={resendAllowed ? undefined : 'mobile-resend-hint'}
+      onClick={() => void resend()}
+    >
+      {t('mobile-resend')}
+    </button>
+  );
 
   return (
     <div className="mobile-form">
-      <p className="sub-page__status" role="status">
+      <p id={ids.status} className="sub-page__status" role="status" tabIndex={-1}>
         {status}
       </p>
       <FormErrors messages={formMessages} />
       <div className="card">
         <p className="mobile-form__current">
-          {current ? t('mobile-current', { number: current }) : t('mobile-none')}
+          {current ? t('mobile-current', { number: number(current) }) : t('mobile-none')}
         </p>
         {showPinStep ? (
           <form noValidate className="mobile-form__step" onSubmit={(event) => void confirmPin(event)}>
-            <p>
-              {t('mobile-pin-sent', { number: pending.mobilePhone, time: time(pending.expiresAt) })}{' '}
-              {t('mobile-attempts-left', { attempts: pending.attemptsLeft })}
-            </p>
+            {isVoid ? (
+              <p id={ids.void} className="mobile-form__void" tabIndex={-1}>
+                {t('mobile-pin-void', { number: number(pending.mobilePhone) })}
+              </p>
+            ) : (
+              <p>
+                {t('mobile-pin-sent', { number: number(pending.mobilePhone), time: time(pending.expiresAt) })}{' '}
+                {t('mobile-attempts-left', { attempts: pending.attemptsLeft })}
+              </p>
+            )}
             <Field
-              id="mobile-pin"
+              // A voided PIN's field is another, empty and disabled: nothing typed into it could count.
+              key={isVoid ? 'void' : 'pin'}
+              id={ids.pin}
               label={t('mobile-pin')}
-              error={formState.errors.pin?.message}
+              error={isVoid ? undefined : formState.errors.pin?.message}
               required
               requiredLabel={t('account-required')}
               inputProps={{
-                ...register('pin'),
+                ...(isVoid ? { name: 'pin', value: '', disabled: true, readOnly: true } : register('pin')),
                 inputMode: 'numeric',
                 autoComplete: 'one-time-code',
-                pattern: '[0-9]*',
-                maxLength: 8,
               }}
             />
             <div className="mobile-form__actions">
-              <button type="submit" className="button button--primary" disabled={mutation.isPending}>
-                {t('mobile-confirm')}
-              </button>
-              <button
-                type="button"
-                className="button button--secondary"
-                disabled={!resendAllowed || mutation.isPending}
-                aria-describedby={resendAllowed ? undefined : 'mobile-resend-hint'}
-                onClick={() => void resend()}
-              >
-                {t('mobile-resend')}
-              </button>
-              <button
-                type="button"
-                className="button button--secondary"
-                onClick={() => {
-                  clearErrors();
-                  setChanging(true);
-                }}
-              >
-                {t('mobile-other-number')}
-              </button>
+              {isVoid ? (
+                resendButton('button button--primary')
+              ) : (
+                <button type="submit" className="button button--primary" disabled={mutation.isPending}>
+                  {t('mobile-confirm')}
+                </button>
+              )}
+              <div className="mobile-form__links">
+                {!isVoid && resendButton('mobile-form__link')}
+                <button
+                  type="button"
+                  className="mobile-form__link"
+                  onClick={() => {
+                    clearErrors();
+                    setFormMessages([]);
+                    setChanging(true);
+                    setFocusRequest({ id: ids.mobilePhone });
+                  }}
+                >
+                  {t('mobile-other-number')}
+                </button>
+              </div>
             </div>
             {!resendAllowed && (
               <p id="mobile-resend-hint" className="field__hint">
@@ -213,7 +284,7 @@ export function MobileForm() {
         ) : (
           <form noValidate className="mobile-form__step" onSubmit={(event) => void requestPin(event)}>
             <Field
-              id="mobile-number"
+              id={ids.mobilePhone}
               label={t('mobile-new')}
               hint={t('mobile-new-hint')}
               error={formState.errors.mobilePhone?.message}

@@ -22,6 +22,7 @@ import { rangeLengthText } from '@/lib/forms/rule-messages';
 import { setServerErrors } from '@/lib/forms/server-errors';
 import { useHttp } from '@/lib/http';
 import { countryName } from '@/lib/i18n/locale';
+import { keptTogether, usePhoneFormat } from '@/lib/phone/use-phone-format';
 import { provinceNamesQuery } from '../api/get-province-names';
 import { profileKeys } from '../api/profile-keys';
 import { updatePersonalData } from '../api/update-personal-data';
@@ -71,6 +72,8 @@ export function ProfileForm({ data, mobileHref }: ProfileFormProps) {
     address,
   );
   const provinceNames = useQuery({ ...provinceNamesQuery(), enabled: provinces.length > 0 });
+  // Ready before the form shows (ProfilePage waits for it): the numbers are grouped from the start.
+  const { format: formatPhone } = usePhoneFormat();
 
   const describe = (violation: Pick<RuleViolation, 'field' | 'rule'>) => {
     const parameters = messageParameters(rules, violation);
@@ -96,7 +99,10 @@ export function ProfileForm({ data, mobileHref }: ProfileFormProps) {
     }
     return Object.keys(errors).length > 0 ? { values: {}, errors } : { values: profile, errors: {} };
   };
-  const form = useForm<ProfileValues, unknown, PersonalDataRTO>({ defaultValues: toValues(saved), resolver });
+  const form = useForm<ProfileValues, unknown, PersonalDataRTO>({
+    defaultValues: toValues(saved, formatPhone),
+    resolver,
+  });
   const { register, handleSubmit, setError, formState, reset, trigger } = form;
   const { errors, isSubmitted } = formState;
 
@@ -149,7 +155,7 @@ export function ProfileForm({ data, mobileHref }: ProfileFormProps) {
       const answer = await mutation.mutateAsync(profile);
       queryClient.setQueryData(profileKeys.personalData(), answer);
       const next = answer.body.PersonalDataRTO;
-      reset(toValues(next));
+      reset(toValues(next, formatPhone));
       setAddress(addressOf(next));
       updateSessionUser(queryClient, {
         firstName: next.firstName,
@@ -211,7 +217,8 @@ export function ProfileForm({ data, mobileHref }: ProfileFormProps) {
   const renderField = (spec: FieldSpec) => {
     const { field } = spec;
     if (spec.kind === 'mobile') {
-      return <MobileNumber key={field} label={labelOf(field)} number={saved.mobilePhone} href={mobileHref} />;
+      const mobile = saved.mobilePhone && keptTogether(formatPhone(saved.mobilePhone));
+      return <MobileNumber key={field} label={labelOf(field)} number={mobile} href={mobileHref} />;
     }
     if (rules[field]?.readonly) {
       const value = saved[field];

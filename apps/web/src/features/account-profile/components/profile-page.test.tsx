@@ -176,7 +176,9 @@ describe('profile page', () => {
 
     // The mobile number changes only with a PIN, on its own page.
     expect(screen.queryByRole('textbox', { name: /^Mobile number/ })).toBeNull();
-    expect(screen.getByText('+393331234568')).toBeVisible();
+    // Numbers grouped as Italians write them, stored and sent in E.164.
+    expect(screen.getByText('+39 333 123 4568')).toBeVisible();
+    expect(screen.getByRole('textbox', { name: /^Phone/ })).toHaveValue('+39 333 123 4567');
     expect(screen.getByRole('link', { name: 'Change mobile number' })).toHaveAttribute(
       'href',
       '/XX/en/myaccount/mobile',

@@ -2,6 +2,7 @@ import { useTranslation } from '@/lib/i18n/use-translation';
 import { useQuery } from '@tanstack/react-query';
 import { Spinner } from '@/components/spinner';
 import { useHttp } from '@/lib/http';
+import { usePhoneFormat } from '@/lib/phone/use-phone-format';
 import { personalDataQuery } from '../api/get-personal-data';
 import { ProfileForm } from './profile-form';
 
@@ -10,7 +11,9 @@ export function ProfilePage({ mobileHref }: { mobileHref: string }) {
   const { t } = useTranslation();
   const http = useHttp();
   const personalData = useQuery(personalDataQuery(http));
-  if (personalData.isPending) return <Spinner />;
+  // The phone numbers' formatter comes with the data, so that no number changes its spelling on screen.
+  const phone = usePhoneFormat();
+  if (personalData.isPending || !phone.ready) return <Spinner />;
   if (personalData.isError) {
     return (
       <p role="alert" className="profile__load-error">

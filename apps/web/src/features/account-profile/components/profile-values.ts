@@ -4,6 +4,7 @@ import {
   listedValues,
   upperCaseFields,
   type CompiledRules,
+  phoneNumberInput,
   type MetaDataList,
   type PersonalDataRTO,
   type RuleViolation,
@@ -62,16 +63,20 @@ export function messageParameters(rules: CompiledRules, violation: Pick<RuleViol
 const requiredText = ['email', 'firstName', 'lastName', 'language', 'salutation'] as const;
 const upperCase = new Set<ProfileField>(upperCaseFields);
 
-/** The profile as the form edits it. */
-export function toValues(profile: PersonalDataRTO): ProfileValues {
+/** The profile as the form edits it; the phone number grouped as people read it (`formatPhone`). */
+export function toValues(
+  profile: PersonalDataRTO,
+  formatPhone: (e164: string) => string = (e164) => e164,
+): ProfileValues {
   const values = {} as Record<string, unknown>;
   for (const [field, value] of Object.entries(profile)) values[field] = value ?? '';
+  if (profile.phone) values.phone = formatPhone(profile.phone);
   return values as ProfileValues;
 }
 
 /**
- * The profile to check and send: text trimmed, codes in capitals, a phone number without the spaces
- * people type into it, and an empty optional value absent (null), as the server stores it.
+ * The profile to check and send: text trimmed, codes in capitals, a phone number in E.164 however
+ * people type it (the mobile page takes the same spellings), and an empty optional value absent (null), as the server stores it.
  */
 export function toProfile(values: ProfileValues): PersonalDataRTO {
   const profile = {} as Record<string, unknown>;
@@ -82,7 +87,7 @@ export function toProfile(values: ProfileValues): PersonalDataRTO {
     }
     let text = value.trim();
     if (upperCase.has(field)) text = text.toUpperCase();
-    if (field === 'phone') text = text.replace(/[\s()./-]/g, '');
+    if (field === 'phone') text = phoneNumberInput(text);
     profile[field] = text === '' && !(requiredText as readonly string[]).includes(field) ? null : text;
   }
   return profile as PersonalDataRTO;
