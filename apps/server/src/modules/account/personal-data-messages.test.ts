@@ -265,6 +265,7 @@ describe('the salutations are the served rules’ (content), nowhere else', () =
       ),
       provinces: {},
       password: [],
+      mobile: [],
     });
     expect(() => accountRulesOf(file('FRAU|HERR'))).not.toThrow();
     expect(() => accountRulesOf(file('FRAU|HERR|SEHR GEEHRTE DAMEN UND HERREN'))).toThrow(
