@@ -41,7 +41,7 @@ describe('validation messages per attribute', () => {
 });
 
 describe('setServerErrors', () => {
-  it('puts each field its messages, focuses the first, and returns the rest as form messages', () => {
+  it('puts each field its messages and returns the rest as form messages', () => {
     const setError = vi.fn();
     const result = setServerErrors(
       validationError([
@@ -60,13 +60,11 @@ describe('setServerErrors', () => {
       1,
       'zip',
       { type: 'server', message: 'zip breaks pattern' },
-      { shouldFocus: true },
     );
     expect(setError).toHaveBeenNthCalledWith(
       2,
       'city',
       { type: 'server', message: 'city breaks required' },
-      { shouldFocus: false },
     );
   });
 
@@ -80,7 +78,6 @@ describe('setServerErrors', () => {
     expect(setError).toHaveBeenCalledWith(
       'consent',
       { type: 'server', message: 'granted breaks required' },
-      { shouldFocus: true },
     );
   });
 
