@@ -87,7 +87,7 @@ test('analytics withdrawn in the privacy settings reloads the page', async ({ pa
     .poll(() => page.evaluate(() => (window as { roadpassTagManagerLoads?: number }).roadpassTagManagerLoads))
     .toBe(1);
   await page.getByRole('button', { name: en['consent-privacy-settings'] }).click();
-  await page.getByRole('checkbox', { name: en['consent-analytics'] }).uncheck();
+  await page.getByRole('switch', { name: en['consent-analytics'] }).uncheck();
   const reload = page.waitForEvent('load');
   await page.getByRole('button', { name: en['consent-save'] }).click();
   await reload;
@@ -125,7 +125,7 @@ test('the banner in German works by keyboard and fits 320 px', async ({ page }) 
 test('the banner and its choices pass axe (WCAG 2.1 AA)', async ({ page }) => {
   await openDemo(page);
   await page.getByRole('button', { name: en['consent-customize'] }).click();
-  await expect(page.getByRole('checkbox', { name: en['consent-analytics'] })).toBeVisible();
+  await expect(page.getByRole('switch', { name: en['consent-analytics'] })).toBeVisible();
   const result = await new AxeBuilder({ page })
     .include('.consent')
     .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
@@ -325,7 +325,7 @@ test('with error reporting denied there is no "Report a Bug"', async ({ page }) 
   const seen = watch(page);
   await openDemo(page);
   await page.getByRole('button', { name: en['consent-customize'] }).click();
-  await page.getByRole('checkbox', { name: en['consent-analytics'] }).check();
+  await page.getByRole('switch', { name: en['consent-analytics'] }).check();
   await page.getByRole('button', { name: en['consent-save'] }).click();
   await expect(banner(page)).toBeHidden();
   await expect(page.getByRole('button', { name: en['consent-privacy-settings'] })).toBeVisible();

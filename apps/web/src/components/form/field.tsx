@@ -212,6 +212,7 @@ export function SwitchField({
   error,
   checked,
   busy = false,
+  disabled = false,
   onChange,
   name,
   className,
@@ -224,6 +225,8 @@ export function SwitchField({
   error?: string | undefined;
   checked: boolean;
   busy?: boolean;
+  /** A choice that cannot be changed at all (e.g. essential cookies, always on). */
+  disabled?: boolean;
   onChange: (checked: boolean) => void;
   name?: string;
   className?: string;
@@ -246,6 +249,7 @@ export function SwitchField({
           {...controlProps}
           aria-describedby={describedBy}
           aria-disabled={busy || undefined}
+          disabled={disabled}
           onChange={(event) => {
             if (!busy) onChange(event.target.checked);
           }}
