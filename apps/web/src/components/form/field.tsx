@@ -38,7 +38,13 @@ function Label({
   return (
     <label htmlFor={htmlFor} className="field__label">
       {label}
-      {required && requiredLabel && <span className="field__required"> {requiredLabel}</span>}
+      {/* The space outside the span: inside it, the accessible name reads "Name(required)". */}
+      {required && requiredLabel && (
+        <>
+          {' '}
+          <span className="field__required">{requiredLabel}</span>
+        </>
+      )}
     </label>
   );
 }
