@@ -122,6 +122,24 @@ test('the banner in German works by keyboard and fits 320 px', async ({ page }) 
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
 });
 
+test('after the choice the focus goes to the main content, or back to "Privacy settings" that opened it', async ({
+  page,
+}) => {
+  await openDemo(page);
+  await expect(banner(page)).toBeFocused();
+  await page.getByRole('button', { name: en['consent-deny-all'] }).press('Enter');
+  await expect(banner(page)).toBeHidden();
+  // Not the page itself (document.body): the keyboard goes on from the content.
+  await expect(page.locator('main#main')).toBeFocused();
+
+  const settings = page.getByRole('button', { name: en['consent-privacy-settings'] });
+  await settings.press('Enter');
+  await expect(banner(page)).toBeFocused();
+  await page.getByRole('button', { name: en['consent-save'] }).press('Enter');
+  await expect(banner(page)).toBeHidden();
+  await expect(settings).toBeFocused();
+});
+
 test('the banner and its choices pass axe (WCAG 2.1 AA)', async ({ page }) => {
   await openDemo(page);
   await page.getByRole('button', { name: en['consent-customize'] }).click();

@@ -6,16 +6,9 @@ import { describe, expect, it } from 'vitest';
 import { apiErrorCodes } from '@roadpass/contracts';
 import { HttpError } from '@/lib/http';
 import { setServerErrors } from '@/lib/forms/server-errors';
-import {
-  CheckboxField,
-  Field,
-  FormErrors,
-  PasswordField,
-  SelectField,
-  SwitchField,
-  TextAreaField,
-  useErrorFocus,
-} from '.';
+import { CheckboxField, Field, FormErrors, SelectField, TextAreaField, useErrorFocus } from '.';
+import { PasswordField } from './password-field';
+import { SwitchField } from './switch-field';
 
 interface Values {
   zip: string;

@@ -1,10 +1,10 @@
+// PasswordField and SwitchField are imported from their own files ('@/components/form/password-field',
+// '@/components/form/switch-field'): through this index they would join the chunk of every form.
 export {
   CheckboxField,
   Field,
   FormErrors,
-  PasswordField,
   SelectField,
-  SwitchField,
   TextAreaField,
   type SelectOption,
 } from './field';

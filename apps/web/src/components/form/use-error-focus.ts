@@ -1,7 +1,10 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 
+/** The attribute that marks a form's error summary (FormErrors) as the place for the focus. */
+export const errorSummaryAttribute = 'data-error-summary';
+
 /** What takes the focus after a rejection: a control marked invalid, else the form's error summary. */
-const errorTarget = '[aria-invalid="true"]:not([type="hidden"]), [data-error-summary]';
+const errorTarget = `[aria-invalid="true"]:not([type="hidden"]), [${errorSummaryAttribute}]`;
 
 /** Focuses the first rejected control in DOM order within `container`, or else its error summary. */
 export function focusFirstError(container: HTMLElement | null): boolean {

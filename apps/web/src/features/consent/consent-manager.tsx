@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from '@/lib/i18n/use-translation';
 import type { RuntimeConfig } from '@roadpass/contracts';
-import { SwitchField } from '@/components/form';
+import { SwitchField } from '@/components/form/switch-field';
 import { serverErrorHelper, type HttpClient } from '@/lib/http';
 import { setFeedbackSender } from '@/lib/errors/feedback-sender';
 import { reportError, setErrorReportSink } from '@/lib/errors/report-error';

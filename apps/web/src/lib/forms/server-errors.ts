@@ -1,7 +1,6 @@
 import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
 import { apiErrorCodes, type Violation } from '@roadpass/contracts';
 import { hasErrorCode } from '@/lib/http';
-import { constraintViolationsOf } from './constraint-violations';
 
 /** Messages per attribute, each message once (spec §4: validation errors without duplicates). */
 export type MessagesByField = Record<string, string[]>;
@@ -58,7 +57,7 @@ export function setServerErrors<Values extends FieldValues>(
 }
 
 /** Sets each known field's messages as its error; returns the others' messages, each once. */
-function placeMessages<Values extends FieldValues>(
+export function placeMessages<Values extends FieldValues>(
   messages: MessagesByField,
   setError: UseFormSetError<Values>,
   fields: readonly Path<Values>[],
@@ -73,22 +72,4 @@ function placeMessages<Values extends FieldValues>(
     setError(field as Path<Values>, { type: 'server', message: fieldMessages.join(' ') });
   }
   return formMessages;
-}
-
-/**
- * The same for the password and mobile calls, whose 400 (and 429 "too soon") names attributes in
- * constraintViolationMetaInfo with the server's text in the customer's language (spec §8).
- */
-export function setConstraintViolations<Values extends FieldValues>(
-  error: unknown,
-  setError: UseFormSetError<Values>,
-  { fields }: { fields: readonly Path<Values>[] },
-): { handled: boolean; formMessages: string[] } {
-  const violations = constraintViolationsOf(error);
-  if (violations.length === 0) return { handled: false, formMessages: [] };
-  const messages = violations.reduce<MessagesByField>(
-    (collected, violation) => addMessage(collected, violation.attribute, violation.text),
-    {},
-  );
-  return { handled: true, formMessages: placeMessages(messages, setError, fields) };
 }

@@ -8,7 +8,8 @@ import {
   type PasswordUpdate,
   type RuleViolation,
 } from '@roadpass/contracts';
-import { FormErrors, PasswordField, SubmitButton, useErrorFocus } from '@/components/form';
+import { FormErrors, SubmitButton, useErrorFocus } from '@/components/form';
+import { PasswordField } from '@/components/form/password-field';
 import { Spinner } from '@/components/spinner';
 import {
   customValidatorsFor,
@@ -16,7 +17,7 @@ import {
   type CustomValidators,
 } from '@/lib/forms/load-custom-validators';
 import { rangeLengthText } from '@/lib/forms/rule-messages';
-import { setConstraintViolations } from '@/lib/forms/server-errors';
+import { setConstraintViolations } from '@/lib/forms/constraint-errors';
 import { useHttp } from '@/lib/http';
 import { passwordPolicyQuery } from '../api/get-password-policy';
 import { updatePassword } from '../api/update-password';

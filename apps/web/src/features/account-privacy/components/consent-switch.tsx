@@ -1,7 +1,7 @@
 import type { Ref } from 'react';
 import { useTranslation } from '@/lib/i18n/use-translation';
 import type { ConsentDefinition } from '@roadpass/contracts';
-import { SwitchField } from '@/components/form';
+import { SwitchField } from '@/components/form/switch-field';
 
 /** What the row says after a save: done (with an Undo for a while) or not saved. */
 export interface ConsentFeedback {

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from '@/lib/i18n/use-translation';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { NewsletterLogRTO } from '@roadpass/contracts';
-import { SwitchField } from '@/components/form';
+import { SwitchField } from '@/components/form/switch-field';
 import { Spinner } from '@/components/spinner';
 import { useHttp } from '@/lib/http';
 import { useAppStore } from '@/lib/state/app-store';
