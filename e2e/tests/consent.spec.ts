@@ -314,7 +314,7 @@ test('"Report a Bug" with a phone-sized screenshot: drawn smaller as JPEG to fit
   });
   // Shown as what will be sent: a JPEG under the limit, no error.
   await expect(dialog.getByText(/^Screenshot 2026-11-26\.jpg \(\d+ kB\)$/)).toBeVisible();
-  await expect(dialog.getByRole('alert')).toBeEmpty();
+  await expect(dialog.getByRole('alert')).toHaveCount(0);
 
   const sent = attachmentEnvelope(page);
   await dialog.getByRole('button', { name: en['feedback-submit'] }).click();
