@@ -28,7 +28,7 @@ const memberScreens = {
 async function signIn(page, email, query) {
   await page.goto(`${baseUrl}/customer/loyalty-ui/${query}`);
   await page.getByLabel('E-mail').fill(email);
-  await page.getByLabel('Password').fill('Demo-2026!');
+  await page.getByLabel('Password', { exact: true }).fill('Demo-2026!');
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL(/\/customer\/loyalty-ui\/(status|onboarding)/);
 }

@@ -62,7 +62,7 @@ test('a changed password signs in, the old one no longer does', async ({ page })
       await signInOnLoginPage(page, email, DEMO_PASSWORD);
       await expect(page.getByRole('alert')).toHaveText(/e-mail or password is incorrect/i);
 
-      await page.getByLabel('Password').fill(newPassword);
+      await page.getByLabel('Password', { exact: true }).fill(newPassword);
       await page.getByRole('button', { name: 'Sign in' }).click();
       await expect(page).toHaveURL(/\/DK\/da\/myaccount$/);
     } finally {

@@ -20,7 +20,7 @@ const TOKEN_KEY = 'roadpass.token';
 export async function signInOnLoginPage(page: Page, email: string, password = DEMO_PASSWORD): Promise<void> {
   await expect(page).toHaveURL(/\/auth\/realms\/customer\//);
   await page.getByLabel('E-mail').fill(email);
-  await page.getByLabel('Password').fill(password);
+  await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
 }
 
