@@ -124,7 +124,8 @@ export function FeedbackDialog({ open, settings, onClose, onSent }: Props) {
   const chooseScreenshot = (next: Screenshot | null) => {
     setScreenshot(next);
     // A file that cannot go is said at once (the focus stays on the control); a good one clears that.
-    if (next?.problem) fail({ kind: 'screenshot', text: screenshotText(next), fields: ['screenshot'] }, false);
+    if (next?.problem)
+      fail({ kind: 'screenshot', text: screenshotText(next), fields: ['screenshot'] }, false);
     else if (problem?.kind === 'screenshot') setProblem(null);
   };
 
@@ -159,7 +160,10 @@ export function FeedbackDialog({ open, settings, onClose, onSent }: Props) {
       setSubmitting(false);
       fail({
         kind: 'screenshot',
-        text: t('feedback-screenshot-unreadable', 'The screenshot could not be read. Please choose it again.'),
+        text: t(
+          'feedback-screenshot-unreadable',
+          'The screenshot could not be read. Please choose it again.',
+        ),
         fields: ['screenshot'],
       });
       return;
@@ -171,7 +175,10 @@ export function FeedbackDialog({ open, settings, onClose, onSent }: Props) {
       fail(
         {
           kind: 'send',
-          text: t('feedback-send-failed', 'There was a problem submitting feedback, please wait and try again.'),
+          text: t(
+            'feedback-send-failed',
+            'There was a problem submitting feedback, please wait and try again.',
+          ),
           fields: [],
         },
         // The send button kept the focus (never disabled): trying again is one press away.

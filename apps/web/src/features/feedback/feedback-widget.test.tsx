@@ -104,7 +104,9 @@ describe('feedback widget (English)', () => {
     await user.clear(description);
     await user.type(description, '   ');
     await send();
-    expect(within(form()).getByRole('alert')).toHaveTextContent('Unable to submit feedback with empty message');
+    expect(within(form()).getByRole('alert')).toHaveTextContent(
+      'Unable to submit feedback with empty message',
+    );
     await user.type(description, 'Broken');
     expect(within(form()).queryByRole('alert')).toBeNull();
     expect(description).not.toHaveAttribute('aria-invalid');

@@ -56,16 +56,8 @@ describe('setServerErrors', () => {
 
     expect(result).toEqual({ handled: true, formMessages: ['legalEntityId breaks match'] });
     expect(setError).toHaveBeenCalledTimes(2);
-    expect(setError).toHaveBeenNthCalledWith(
-      1,
-      'zip',
-      { type: 'server', message: 'zip breaks pattern' },
-    );
-    expect(setError).toHaveBeenNthCalledWith(
-      2,
-      'city',
-      { type: 'server', message: 'city breaks required' },
-    );
+    expect(setError).toHaveBeenNthCalledWith(1, 'zip', { type: 'server', message: 'zip breaks pattern' });
+    expect(setError).toHaveBeenNthCalledWith(2, 'city', { type: 'server', message: 'city breaks required' });
   });
 
   it('maps a server field name onto a form field', () => {
@@ -75,10 +67,7 @@ describe('setServerErrors', () => {
       describe: describeViolation,
       fieldOf: (violation) => (violation.field === 'granted' ? 'consent' : violation.field),
     });
-    expect(setError).toHaveBeenCalledWith(
-      'consent',
-      { type: 'server', message: 'granted breaks required' },
-    );
+    expect(setError).toHaveBeenCalledWith('consent', { type: 'server', message: 'granted breaks required' });
   });
 
   it('leaves any other error to the caller', () => {
