@@ -6,9 +6,10 @@ import { describe, expect, it } from 'vitest';
 import { apiErrorCodes } from '@roadpass/contracts';
 import { HttpError } from '@/lib/http';
 import { setServerErrors } from '@/lib/forms/server-errors';
-import { CheckboxField, Field, FormErrors, SelectField, TextAreaField, useErrorFocus } from '.';
+import { CheckboxField, Field, FormErrors, SelectField, useErrorFocus } from '.';
 import { PasswordField } from './password-field';
 import { SwitchField } from './switch-field';
+import { TextAreaField } from './text-area-field';
 
 interface Values {
   zip: string;

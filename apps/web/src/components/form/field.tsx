@@ -1,10 +1,4 @@
-import type {
-  InputHTMLAttributes,
-  ReactNode,
-  Ref,
-  SelectHTMLAttributes,
-  TextareaHTMLAttributes,
-} from 'react';
+import type { InputHTMLAttributes, ReactNode, Ref, SelectHTMLAttributes } from 'react';
 import { describeField } from './field-description';
 import { errorSummaryAttribute } from './use-error-focus';
 import './form.css';
@@ -104,27 +98,6 @@ export function Field({
       frame={frame}
       control={(controlProps) => (
         <input className="field__input" required={frame.required} {...inputProps} {...controlProps} />
-      )}
-    />
-  );
-}
-
-/** A labelled text area with its hint and error. */
-export function TextAreaField({
-  textAreaProps,
-  ...frame
-}: FieldFrame & { textAreaProps: ControlProps<TextareaHTMLAttributes<HTMLTextAreaElement>> }) {
-  return (
-    <StackedField
-      frame={frame}
-      control={(controlProps) => (
-        <textarea
-          rows={5}
-          required={frame.required}
-          {...textAreaProps}
-          className={`field__input field__textarea${textAreaProps.className ? ` ${textAreaProps.className}` : ''}`}
-          {...controlProps}
-        />
       )}
     />
   );

@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from '@/lib/i18n/use-translation';
-import { Field, FormErrors, TextAreaField, useErrorFocus } from '@/components/form';
+import { Field, FormErrors, useErrorFocus } from '@/components/form';
+import { TextAreaField } from '@/components/form/text-area-field';
 import { sendFeedback, type FeedbackAttachment } from '@/lib/errors/feedback-sender';
 import { useAppStore } from '@/lib/state/app-store';
 import {
