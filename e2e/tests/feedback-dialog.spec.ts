@@ -1,6 +1,12 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { loyaltyUrl, texts } from './support';
 
+/** A real 1×1 PNG, as small as a picture gets. */
+const tinyPng = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==',
+  'base64',
+);
+
 // Issue 17: the "Report a Bug" dialog fits the screen at both sizes (1280 × 800 and 390 × 844, the two
 // projects), its fields scrolling inside, and an error goes once its field is fixed.
 test.use({
@@ -53,6 +59,18 @@ for (const language of ['en', 'de', 'hu']) {
     await expect(message).toHaveAttribute('aria-invalid', 'true');
     await expect(message).toBeFocused();
     expect(await inView(page, send)).toBe(true);
+
+    // With its error and a screenshot chosen the form is taller than the window: back at its top, the
+    // buttons are still in sight.
+    await dialog.locator('input[type="file"]').setInputFiles({
+      name: 'bug.png',
+      mimeType: 'image/png',
+      buffer: tinyPng,
+    });
+    await expect(dialog.getByText(/bug\.png/)).toBeVisible();
+    await dialog.getByRole('textbox').first().focus();
+    expect(await inView(page, dialog), 'the dialog still fits the window').toBe(true);
+    expect(await inView(page, send), 'the send button shows with the first field').toBe(true);
 
     // The scrolling part is the fields', inside the dialog: the page behind does not move.
     const body = dialog.locator('.feedback-dialog__body');
