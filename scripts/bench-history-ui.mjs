@@ -125,7 +125,7 @@ try {
   const page = await context.newPage();
   await page.goto(`${baseUrl}/customer/loyalty-ui/?locale=en`);
   await page.getByLabel('E-mail').fill(CUSTOMER);
-  await page.getByLabel('Password').fill('Demo-2026!');
+  await page.getByLabel('Password', { exact: true }).fill('Demo-2026!');
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL(/\/customer\/loyalty-ui\/status/);
   const customerId = await page.evaluate(() => {

@@ -92,7 +92,7 @@ try {
   const page = await context.newPage();
   await page.goto(`${baseUrl}/customer/loyalty-ui/status`);
   await page.getByLabel('E-mail').fill('demo.de@example.com');
-  await page.getByLabel('Password').fill('Demo-2026!');
+  await page.getByLabel('Password', { exact: true }).fill('Demo-2026!');
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL(/\/customer\/loyalty-ui\/status/);
   const cdp = await context.newCDPSession(page);

@@ -25,8 +25,11 @@ async function openPasswordPage(page: Page): Promise<void> {
 async function changePassword(page: Page, from: string, to: string): Promise<void> {
   await page.locator('#password-passwordOld').fill(from);
   await page.locator('#password-password').fill(to);
-  await page.getByRole('button', { name: t['password-submit'], exact: true }).click();
+  const submit = page.getByRole('button', { name: t['password-submit'], exact: true });
+  await submit.click();
   await expect(page.getByRole('status').filter({ hasText: t['password-saved']! })).toBeVisible();
+  // The button kept the focus through the save (a disabled one drops it to the page).
+  await expect(submit).toBeFocused();
 }
 
 test('a changed password signs in, the old one no longer does', async ({ page }) => {
@@ -41,6 +44,12 @@ test('a changed password signs in, the old one no longer does', async ({ page })
     const fresh = page.getByLabel(new RegExp(`^${t['password-new']}`));
     await page.getByLabel(new RegExp(`^${t['password-old']}`)).fill(DEMO_PASSWORD);
     await fresh.fill('kort');
+    // "Show password" is an icon button inside the field, named in Danish.
+    const show = page.locator('#password-password + button');
+    await expect(show).toHaveAccessibleName(t['password-show']!);
+    await show.click();
+    await expect(fresh).toHaveAttribute('type', 'text');
+    await expect(show).toHaveAccessibleName(t['password-hide']!);
     await expect(
       page
         .locator('#password-policy li')

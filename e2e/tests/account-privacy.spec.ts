@@ -44,11 +44,14 @@ test('a consent switch on the privacy page saves at once, is kept after a reload
 
     const toggle = page.getByRole('switch', { name: title, exact: true });
     const before = await toggle.isChecked();
-    await toggle.click();
+    await toggle.focus();
+    await page.keyboard.press('Space');
     await expect(toggle).toBeChecked({ checked: !before });
     await expect(
       page.getByText(fill(t[before ? 'privacy-consent-off' : 'privacy-consent-on'], { title })),
     ).toBeVisible();
+    // Saved: the focus is still on the switch, not on the page.
+    await expect(toggle).toBeFocused();
     await expect(page.getByRole('button', { name: t['privacy-consent-undo'] })).toBeVisible();
     await expectNoAxeViolations(page);
 

@@ -62,6 +62,8 @@ test('an Italian customer: the fiscal code is checked, and a valid change is sav
     await birthPlace.fill(changed);
     await save.click();
     await expect(page.getByRole('status')).toHaveText(t['profile-saved']!);
+    // The button kept the focus through the save (a disabled one drops it to the page).
+    await expect(save).toBeFocused();
     await page.reload();
     await expect(birthPlace).toHaveValue(changed);
     await expect(fiscalCode).toHaveValue('RSSGLI90C55F205T');

@@ -87,7 +87,7 @@ test('analytics withdrawn in the privacy settings reloads the page', async ({ pa
     .poll(() => page.evaluate(() => (window as { roadpassTagManagerLoads?: number }).roadpassTagManagerLoads))
     .toBe(1);
   await page.getByRole('button', { name: en['consent-privacy-settings'] }).click();
-  await page.getByRole('checkbox', { name: en['consent-analytics'] }).uncheck();
+  await page.getByRole('switch', { name: en['consent-analytics'] }).uncheck();
   const reload = page.waitForEvent('load');
   await page.getByRole('button', { name: en['consent-save'] }).click();
   await reload;
@@ -122,10 +122,28 @@ test('the banner in German works by keyboard and fits 320 px', async ({ page }) 
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
 });
 
+test('after the choice the focus goes to the main content, or back to "Privacy settings" that opened it', async ({
+  page,
+}) => {
+  await openDemo(page);
+  await expect(banner(page)).toBeFocused();
+  await page.getByRole('button', { name: en['consent-deny-all'] }).press('Enter');
+  await expect(banner(page)).toBeHidden();
+  // Not the page itself (document.body): the keyboard goes on from the content.
+  await expect(page.locator('main#main')).toBeFocused();
+
+  const settings = page.getByRole('button', { name: en['consent-privacy-settings'] });
+  await settings.press('Enter');
+  await expect(banner(page)).toBeFocused();
+  await page.getByRole('button', { name: en['consent-save'] }).press('Enter');
+  await expect(banner(page)).toBeHidden();
+  await expect(settings).toBeFocused();
+});
+
 test('the banner and its choices pass axe (WCAG 2.1 AA)', async ({ page }) => {
   await openDemo(page);
   await page.getByRole('button', { name: en['consent-customize'] }).click();
-  await expect(page.getByRole('checkbox', { name: en['consent-analytics'] })).toBeVisible();
+  await expect(page.getByRole('switch', { name: en['consent-analytics'] })).toBeVisible();
   const result = await new AxeBuilder({ page })
     .include('.consent')
     .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
@@ -296,7 +314,7 @@ test('"Report a Bug" with a phone-sized screenshot: drawn smaller as JPEG to fit
   });
   // Shown as what will be sent: a JPEG under the limit, no error.
   await expect(dialog.getByText(/^Screenshot 2026-11-26\.jpg \(\d+ kB\)$/)).toBeVisible();
-  await expect(dialog.getByRole('alert')).toBeEmpty();
+  await expect(dialog.getByRole('alert')).toHaveCount(0);
 
   const sent = attachmentEnvelope(page);
   await dialog.getByRole('button', { name: en['feedback-submit'] }).click();
@@ -325,7 +343,7 @@ test('with error reporting denied there is no "Report a Bug"', async ({ page }) 
   const seen = watch(page);
   await openDemo(page);
   await page.getByRole('button', { name: en['consent-customize'] }).click();
-  await page.getByRole('checkbox', { name: en['consent-analytics'] }).check();
+  await page.getByRole('switch', { name: en['consent-analytics'] }).check();
   await page.getByRole('button', { name: en['consent-save'] }).click();
   await expect(banner(page)).toBeHidden();
   await expect(page.getByRole('button', { name: en['consent-privacy-settings'] })).toBeVisible();

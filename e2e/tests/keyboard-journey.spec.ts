@@ -24,7 +24,7 @@ test('a whole journey by keyboard alone: sign in, account, loyalty status, tiers
   // The sign-in page of the identity provider.
   await tabTo(page, page.getByLabel('E-mail'));
   await page.keyboard.type('demo.de@example.com');
-  await tabTo(page, page.getByLabel('Password'));
+  await tabTo(page, page.getByLabel('Password', { exact: true }));
   await page.keyboard.type(DEMO_PASSWORD);
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(/\/DE\/de\/myaccount$/);

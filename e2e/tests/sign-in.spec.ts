@@ -24,7 +24,7 @@ test.describe('signing in through the identity provider', () => {
     await expect(page.getByLabel('E-mail')).toHaveValue('demo.it@example.com');
 
     await page.getByLabel('E-mail').fill('nobody-here@example.com');
-    await page.getByLabel('Password').fill('not-the-password');
+    await page.getByLabel('Password', { exact: true }).fill('not-the-password');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page.getByRole('alert')).toHaveText(/e-mail or password is incorrect/i);
   });

@@ -169,7 +169,7 @@ describe('cookies', () => {
 });
 
 describe('the sign-in page', () => {
-  it('is an accessible English form without inline script or style, with its stylesheet under the realm', async () => {
+  it('is an accessible English form without inline script or style, with its stylesheet and script under the realm', async () => {
     const { page } = await openLoginPage(t.app);
     const html = page.body;
     expect(page.headers['content-type']).toMatch(/^text\/html/);
@@ -187,7 +187,9 @@ describe('the sign-in page', () => {
     );
     expect(html).toMatch(/<button type="submit" class="button">Sign in<\/button>/);
     expect(html).toContain('name="viewport" content="width=device-width, initial-scale=1"');
-    expect(html).not.toMatch(/<script/i);
+    // One external script (the "Show password" button), nothing inline.
+    expect(html.match(/<script/gi)).toHaveLength(1);
+    expect(html).not.toMatch(/<script(?![^>]*\ssrc=")/i);
     expect(html).not.toMatch(/\sstyle=/i);
     expect(html).not.toMatch(/<style/i);
     expect(html).not.toMatch(/https?:\/\/(?!www\.w3\.org)/);
@@ -199,6 +201,21 @@ describe('the sign-in page', () => {
     expect(css.headers['content-type']).toMatch(/^text\/css/);
     expect(css.body).toContain(':focus-visible');
     expect(css.body).not.toMatch(/@import|url\(/);
+
+    const src = /<script src="([^"]+)" defer><\/script>/.exec(html)?.[1];
+    expect(src).toMatch(new RegExp(`^${REALM}/resources/login\\.js\\?v=`));
+    const script = await t.app.inject({ url: src! });
+    expect(script.statusCode).toBe(200);
+    expect(script.headers['content-type']).toMatch(/^text\/javascript/);
+  });
+
+  it('has a "Show password" icon button inside the password field, named in the page\'s language', async () => {
+    const { page } = await openLoginPage(t.app, { uiLocales: 'hu' });
+    const control = /<div class="field-control">(.*?)<\/div>/s.exec(page.body)?.[1] ?? '';
+    expect(control).toMatch(/<input id="password"/);
+    expect(control).toMatch(
+      /<button type="button" class="reveal" data-reveal aria-controls="password" aria-label="Jelszó megjelenítése" data-show="Jelszó megjelenítése" data-hide="Jelszó elrejtése" hidden>/,
+    );
   });
 
   it('speaks German for ui_locales=de', async () => {

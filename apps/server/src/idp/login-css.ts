@@ -79,7 +79,7 @@ h1 { margin: 0 0 0.25rem; font-size: 1.625rem; line-height: 1.25; }
 .intro { margin: 0 0 1.5rem; color: var(--muted); }
 .field { margin-bottom: 1.25rem; }
 label { display: block; margin-bottom: 0.375rem; font-weight: 600; }
-input[type='email'], input[type='password'] {
+input[type='email'], input[type='password'], .field-control input {
   display: block;
   width: 100%;
   min-height: 3rem;
@@ -91,6 +91,30 @@ input[type='email'], input[type='password'] {
   border-radius: 0.5rem;
 }
 input[aria-invalid='true'] { border: 2px solid var(--error); }
+.field-control { position: relative; }
+.field-control input { padding-right: 3.5rem; }
+.reveal {
+  position: absolute;
+  top: 50%;
+  right: 0.125rem;
+  display: inline-flex;
+  align-items: center;
+  justify-content: center;
+  width: 3rem;
+  height: 3rem;
+  padding: 0;
+  color: var(--text);
+  background: transparent;
+  border: 0;
+  border-radius: 0.5rem;
+  cursor: pointer;
+  transform: translateY(-50%);
+}
+.reveal[hidden] { display: none; }
+.reveal svg { width: 1.5rem; height: 1.5rem; fill: none; stroke: currentColor; stroke-width: 2; stroke-linecap: round; stroke-linejoin: round; }
+.reveal .reveal-hide, .reveal.is-shown .reveal-show { display: none; }
+.reveal.is-shown .reveal-hide { display: inline; }
+.reveal:focus-visible { outline-offset: -3px; }
 .field-error { margin: 0.375rem 0 0; color: var(--error); font-size: 0.9375rem; }
 .alert {
   margin: 0 0 1.25rem;

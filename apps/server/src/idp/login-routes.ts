@@ -5,6 +5,7 @@ import { isLanguage, type Language } from '@roadpass/contracts';
 import { errors, type Provider } from 'oidc-provider';
 import type { CustomerRepository } from '../modules/customers/customer-repository.js';
 import { loginCss, loginCssVersion } from './login-css.js';
+import { loginScript, loginScriptVersion } from './login-script.js';
 import {
   LAST_LANGUAGE_COOKIE,
   LAST_LANGUAGE_COOKIE_MAX_AGE_SECONDS,
@@ -15,7 +16,7 @@ import {
 } from './login-texts.js';
 import { DEVICE_COOKIE, DEVICE_COOKIE_MAX_AGE_SECONDS, type LoginThrottle } from './login-throttle.js';
 import { errorPage, loginPage, type LoginFormState, type PageContext } from './pages.js';
-import { LOGIN_PAGE_ROUTE, loginPagePath, REALM_PATH, STYLESHEET_PATH } from './realm.js';
+import { LOGIN_PAGE_ROUTE, loginPagePath, REALM_PATH, SCRIPT_PATH, STYLESHEET_PATH } from './realm.js';
 
 export interface LoginRouteDependencies {
   provider: Provider;
@@ -76,6 +77,14 @@ export async function registerLoginRoutes(app: FastifyInstance, deps: LoginRoute
       .type('text/css; charset=utf-8')
       .header('cache-control', versioned ? 'public, max-age=31536000, immutable' : 'public, max-age=300')
       .send(loginCss);
+  });
+
+  app.get<{ Querystring: { v?: string } }>(SCRIPT_PATH, async (request, reply) => {
+    const versioned = request.query.v === loginScriptVersion;
+    return reply
+      .type('text/javascript; charset=utf-8')
+      .header('cache-control', versioned ? 'public, max-age=31536000, immutable' : 'public, max-age=300')
+      .send(loginScript);
   });
 
   await app.register(async (scope) => {

@@ -14,6 +14,8 @@ export const textKeys = [
   'intro',
   'emailLabel',
   'passwordLabel',
+  'showPassword',
+  'hidePassword',
   'submit',
   'emailRequired',
   'passwordRequired',

@@ -1,4 +1,5 @@
 import { languages, type Language } from '@roadpass/contracts';
+import { loginScriptUrl } from './login-script.js';
 import type { Texts } from './login-texts.js';
 
 /** Escapes text for HTML element content and double-quoted attribute values. */
@@ -44,8 +45,15 @@ const carIcon =
   '<path d="M5.3 10.2 6.8 6.3A2 2 0 0 1 8.7 5h6.6a2 2 0 0 1 1.9 1.3l1.5 3.9A2 2 0 0 1 20 12.1V17a1 1 0 0 1-1 1h-.6a2.4 2.4 0 0 1-4.8 0h-3.2a2.4 2.4 0 0 1-4.8 0H5a1 1 0 0 1-1-1v-4.9a2 2 0 0 1 1.3-1.9Zm2.2-.2h9l-1.1-3a.8.8 0 0 0-.7-.5H9.3a.8.8 0 0 0-.7.5ZM7 13.2a1.2 1.2 0 1 0 0 2.4 1.2 1.2 0 0 0 0-2.4Zm10 0a1.2 1.2 0 1 0 0 2.4 1.2 1.2 0 0 0 0-2.4Z"/>' +
   '</svg>';
 
-/** The frame every page shares: brand bar, one card, no scripts, one external stylesheet. */
-function layout(page: PageContext, title: string, content: string): string {
+const eyeIcon =
+  '<svg class="reveal-show" viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path d="M2 12s3.6-7 10-7 10 7 10 7-3.6 7-10 7S2 12 2 12Z M12 15a3 3 0 1 0 0-6 3 3 0 0 0 0 6Z"/></svg>' +
+  '<svg class="reveal-hide" viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path d="M3 3l18 18 M10.6 5.1A10.8 10.8 0 0 1 12 5c6.4 0 10 7 10 7a17.6 17.6 0 0 1-3.2 4.1 M6.6 6.6C3.8 8.4 2 12 2 12s3.6 7 10 7a9.7 9.7 0 0 0 5.4-1.6 M9.9 9.9a3 3 0 0 0 4.2 4.2"/></svg>';
+
+/**
+ * The frame every page shares: brand bar, one card, one external stylesheet; a page that needs it
+ * (the sign-in form's "Show password") adds the one external script, deferred.
+ */
+function layout(page: PageContext, title: string, content: string, script?: string): string {
   const { lang, texts } = page;
   return `<!doctype html>
 <html lang="${lang}">
@@ -57,7 +65,7 @@ function layout(page: PageContext, title: string, content: string): string {
 <title>${escapeHtml(title)} – Roadpass</title>
 <link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="${escapeHtml(page.stylesheetUrl)}">
-</head>
+${script ? `<script src="${escapeHtml(script)}" defer></script>\n` : ''}</head>
 <body>
 <header class="brand-bar">
 <div class="brand">
@@ -126,9 +134,17 @@ export function loginPage(page: PageContext, state: LoginFormState): string {
       .filter(Boolean)
       .join(' ');
     const label = name === 'email' ? texts.emailLabel : texts.passwordLabel;
+    // "Show password": an icon button inside the field, hidden until the script shows it.
+    const control =
+      name === 'password'
+        ? `<div class="field-control">
+<input ${attributes}>
+<button type="button" class="reveal" data-reveal aria-controls="password" aria-label="${escapeHtml(texts.showPassword)}" data-show="${escapeHtml(texts.showPassword)}" data-hide="${escapeHtml(texts.hidePassword)}" hidden>${eyeIcon}</button>
+</div>`
+        : `<input ${attributes}>`;
     return `<div class="field">
 <label for="${name}">${escapeHtml(label)}</label>
-<input ${attributes}>
+${control}
 ${error ? `<p class="field-error" id="${name}-error" role="alert">${escapeHtml(error)}</p>` : ''}
 </div>`;
   };
@@ -146,6 +162,7 @@ ${field('password')}
 <button type="submit" class="button">${escapeHtml(texts.submit)}</button>
 </div>
 </form>`,
+    loginScriptUrl,
   );
 }
 

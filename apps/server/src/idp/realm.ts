@@ -25,5 +25,6 @@ export const loginPagePath = (uid: string) => `${REALM_PATH}/login-actions/${enc
 export const LOGIN_PAGE_ROUTE = `${REALM_PATH}/login-actions/:uid`;
 
 export const STYLESHEET_PATH = `${REALM_PATH}/resources/login.css`;
+export const SCRIPT_PATH = `${REALM_PATH}/resources/login.js`;
 
 export const issuerOf = (publicUrl: string) => `${publicUrl}${REALM_PATH}`;

@@ -13,17 +13,31 @@ export interface FieldDescription {
 
 export function describeField(
   id: string,
-  { hint, error, required }: { hint?: unknown; error?: string | undefined; required?: boolean | undefined },
+  {
+    hint,
+    error,
+    required,
+    errorSummaryId,
+  }: {
+    hint?: unknown;
+    error?: string | undefined;
+    required?: boolean | undefined;
+    /**
+     * The control is rejected by a message shown elsewhere (one summary that names several fields):
+     * it is marked invalid and described by that message.
+     */
+    errorSummaryId?: string | undefined;
+  },
 ): FieldDescription {
   const hintId = hint ? `${id}-hint` : undefined;
   const errorId = error ? `${id}-error` : undefined;
-  const describedBy = [hintId, errorId].filter(Boolean).join(' ');
+  const describedBy = [hintId, errorId, errorSummaryId].filter(Boolean).join(' ');
   return {
     hintId,
     errorId,
     controlProps: {
       id,
-      'aria-invalid': error ? true : undefined,
+      'aria-invalid': error || errorSummaryId ? true : undefined,
       'aria-describedby': describedBy || undefined,
       'aria-required': required ? true : undefined,
     },

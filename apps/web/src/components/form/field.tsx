@@ -1,8 +1,9 @@
 import type { InputHTMLAttributes, ReactNode, Ref, SelectHTMLAttributes } from 'react';
 import { describeField } from './field-description';
+import { errorSummaryAttribute } from './use-error-focus';
 import './form.css';
 
-interface FieldFrame {
+export interface FieldFrame {
   /** The control's id; the hint and error ids are derived from it. */
   id: string;
   label: ReactNode;
@@ -12,15 +13,17 @@ interface FieldFrame {
   required?: boolean;
   /** Shown after the label of a required field, e.g. "(required)" in the customer's language. */
   requiredLabel?: string;
+  /** The id of a message shown elsewhere that rejects this field too (see describeField). */
+  errorSummaryId?: string | undefined;
   className?: string;
 }
 
-type ControlProps<Attributes> = Omit<Attributes, 'id' | 'aria-invalid' | 'aria-describedby'> & {
+export type ControlProps<Attributes> = Omit<Attributes, 'id' | 'aria-invalid' | 'aria-describedby'> & {
   // react-hook-form's register() hands out a ref; React 19 passes it through as a prop.
   ref?: Ref<never>;
 };
 
-function Label({
+export function Label({
   htmlFor,
   label,
   required,
@@ -29,12 +32,18 @@ function Label({
   return (
     <label htmlFor={htmlFor} className="field__label">
       {label}
-      {required && requiredLabel && <span className="field__required"> {requiredLabel}</span>}
+      {/* The space outside the span: inside it, the accessible name reads "Name(required)". */}
+      {required && requiredLabel && (
+        <>
+          {' '}
+          <span className="field__required">{requiredLabel}</span>
+        </>
+      )}
     </label>
   );
 }
 
-function Message({
+export function Message({
   id,
   className,
   children,
@@ -50,14 +59,14 @@ function Message({
   ) : null;
 }
 
-const fieldClass = (frame: FieldFrame, variant = '') =>
-  `field${variant}${frame.error ? ' field--invalid' : ''}${frame.className ? ` ${frame.className}` : ''}`;
+export const fieldClass = (frame: FieldFrame, variant = '') =>
+  `field${variant}${frame.error || frame.errorSummaryId ? ' field--invalid' : ''}${frame.className ? ` ${frame.className}` : ''}`;
 
 /**
  * Label, hint, the control and its error, one under the other; `control` receives the ids and ARIA
  * attributes that tie it to the hint and the error.
  */
-function StackedField({
+export function StackedField({
   frame,
   control,
 }: {
@@ -157,11 +166,15 @@ export function SelectField({
   );
 }
 
-/** Messages that belong to no field (a server rule about the whole form), announced as an alert. */
-export function FormErrors({ messages }: { messages: readonly string[] }) {
+/**
+ * The form's error summary: messages that belong to no field (a server rule about the whole form, a
+ * save that failed), announced as an alert. It takes the focus when no field is marked invalid
+ * (useErrorFocus); `id` lets fields name it as their error (errorSummaryId).
+ */
+export function FormErrors({ messages, id }: { messages: readonly string[]; id?: string }) {
   if (messages.length === 0) return null;
   return (
-    <div className="form-errors" role="alert">
+    <div id={id} className="form-errors" role="alert" tabIndex={-1} {...{ [errorSummaryAttribute]: '' }}>
       <ul>
         {messages.map((message) => (
           <li key={message}>{message}</li>

@@ -71,10 +71,29 @@ describe('consent manager: error reporting and "Report a Bug"', () => {
 
     // Privacy settings again: error reporting withdrawn (analytics kept, so no reload).
     await user.click(screen.getByRole('button', { name: 'Privacy settings' }));
-    await user.click(screen.getByRole('checkbox', { name: 'Error reporting' }));
+    await user.click(screen.getByRole('switch', { name: 'Error reporting' }));
     await user.click(screen.getByRole('button', { name: 'Save choices' }));
     await vi.waitFor(() => expect(useAppStore.getState().errorReportingAllowed).toBe(false));
     await expect(sendFeedback({ message: 'It broke' })).rejects.toThrow(/Error reporting is off/);
+  });
+
+  it('gives the focus back after the choice: to "Privacy settings", or to the main content', async () => {
+    const user = userEvent.setup();
+    renderWithProviders(
+      <main id="main" tabIndex={-1}>
+        <WithPrivacySettings />
+      </main>,
+    );
+    // Opened by itself on the first visit: the main content takes the focus, not the page.
+    await user.click(screen.getByRole('button', { name: 'Deny all' }));
+    expect(screen.getByRole('main')).toHaveFocus();
+
+    await user.click(screen.getByRole('button', { name: 'Privacy settings' }));
+    const analytics = screen.getByRole('switch', { name: 'Analytics' });
+    expect(analytics).not.toBeChecked();
+    await user.click(screen.getByRole('switch', { name: 'Error reporting' }));
+    await user.click(screen.getByRole('button', { name: 'Save choices' }));
+    expect(screen.getByRole('button', { name: 'Privacy settings' })).toHaveFocus();
   });
 
   it('offers no feedback with error reporting denied, nor without a DSN to send to', async () => {

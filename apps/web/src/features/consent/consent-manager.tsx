@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from '@/lib/i18n/use-translation';
 import type { RuntimeConfig } from '@roadpass/contracts';
+import { SwitchField } from '@/components/form/switch-field';
 import { serverErrorHelper, type HttpClient } from '@/lib/http';
 import { setFeedbackSender } from '@/lib/errors/feedback-sender';
 import { reportError, setErrorReportSink } from '@/lib/errors/report-error';
@@ -104,9 +105,19 @@ export default function ConsentManager({
     setOpen(true);
   }
 
+  // Where the focus goes back after the choice: the control that opened the banner ("Privacy
+  // settings"), or the page's main content when the banner opened by itself. Never the page itself.
+  const returnFocus = useRef<HTMLElement | null>(null);
   useEffect(() => {
-    if (open) panel.current?.focus();
+    if (!open) return;
+    const active = document.activeElement;
+    returnFocus.current = active instanceof HTMLElement && active !== document.body ? active : null;
+    panel.current?.focus();
   }, [open]);
+  const focusAfterChoice = () => {
+    const back = returnFocus.current?.isConnected ? returnFocus.current : document.getElementById('main');
+    back?.focus({ preventScroll: true });
+  };
 
   const decide = (next: ConsentChoice) => {
     document.cookie = consentCookie(next, window.location.protocol === 'https:');
@@ -120,6 +131,7 @@ export default function ConsentManager({
       window.location.reload();
       return;
     }
+    focusAfterChoice();
     void apply(after);
   };
 
@@ -134,28 +146,27 @@ export default function ConsentManager({
       {customizing && (
         <fieldset className="consent__choices">
           <legend className="consent__legend">{t('consent-categories', 'Categories')}</legend>
-          <label className="consent__choice">
-            <input type="checkbox" checked disabled />
-            {t('consent-essential', 'Essential (always on)')}
-          </label>
-          <label className="consent__choice">
-            <input
-              type="checkbox"
-              name="analytics"
-              checked={draft.analytics}
-              onChange={(e) => setDraft({ ...draft, analytics: e.target.checked })}
-            />
-            {t('consent-analytics', 'Analytics')}
-          </label>
-          <label className="consent__choice">
-            <input
-              type="checkbox"
-              name="errorReporting"
-              checked={draft.errorReporting}
-              onChange={(e) => setDraft({ ...draft, errorReporting: e.target.checked })}
-            />
-            {t('consent-error-reporting', 'Error reporting')}
-          </label>
+          <SwitchField
+            id={`${titleId}-essential`}
+            label={t('consent-essential', 'Essential (always on)')}
+            checked
+            disabled
+            onChange={() => undefined}
+          />
+          <SwitchField
+            id={`${titleId}-analytics`}
+            name="analytics"
+            label={t('consent-analytics', 'Analytics')}
+            checked={draft.analytics}
+            onChange={(analytics) => setDraft({ ...draft, analytics })}
+          />
+          <SwitchField
+            id={`${titleId}-error-reporting`}
+            name="errorReporting"
+            label={t('consent-error-reporting', 'Error reporting')}
+            checked={draft.errorReporting}
+            onChange={(errorReporting) => setDraft({ ...draft, errorReporting })}
+          />
         </fieldset>
       )}
       <div className="consent__actions">

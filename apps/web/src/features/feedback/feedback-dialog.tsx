@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from '@/lib/i18n/use-translation';
-import { describeField } from '@/components/form';
+import { Field, FormErrors, useErrorFocus } from '@/components/form';
+import { TextAreaField } from '@/components/form/text-area-field';
 import { sendFeedback, type FeedbackAttachment } from '@/lib/errors/feedback-sender';
 import { useAppStore } from '@/lib/state/app-store';
 import {
@@ -24,11 +25,14 @@ interface Props {
   onSent: () => void;
 }
 
-type Control = HTMLInputElement | HTMLTextAreaElement;
 type Part = FeedbackField | 'screenshot';
 
-/** A problem of the whole form (spec §5/§8 texts) and the parts it is about. */
+/**
+ * A problem of the whole form (spec §5/§8 texts) and the parts it is about; `kind` says what fixes
+ * it, so that it goes as soon as the customer has fixed it.
+ */
 interface Problem {
+  kind: 'missing' | 'empty' | 'screenshot' | 'send';
   text: string;
   fields: Part[];
 }
@@ -50,8 +54,7 @@ export function FeedbackDialog({ open, settings, onClose, onSent }: Props) {
   const { t } = useTranslation();
   const id = useId();
   const dialog = useRef<HTMLDialogElement>(null);
-  const controls = useRef<Partial<Record<Part | 'submit', HTMLElement | null>>>({});
-  const focusAfterRender = useRef<Part | 'submit' | null>(null);
+  const { containerRef, focusErrors } = useErrorFocus();
   const user = useSessionUser();
   const language = useAppStore((s) => s.activeLanguage);
   // What the customer changed; the rest is what the app knows of them (nothing for a visitor), so a
@@ -74,22 +77,41 @@ export function FeedbackDialog({ open, settings, onClose, onSent }: Props) {
     if (!open && element.open) element.close();
   }, [open]);
 
-  // Focus moves once the DOM shows the change (a disabled button cannot take it before).
-  useEffect(() => {
-    const target = focusAfterRender.current;
-    focusAfterRender.current = null;
-    if (target) controls.current[target]?.focus();
-  });
-
   const labels: Record<FeedbackField, string> = {
     name: t('feedback-name-label', 'Name'),
     email: t('feedback-email-label', 'Email'),
     message: t('feedback-message-label', 'Description'),
   };
 
-  const fail = (next: Problem, focus: Part | 'submit' | null) => {
+  /** Says the problem; the focus goes to the first part it marks, or to the message itself. */
+  const fail = (next: Problem, focus = true) => {
     setProblem(next);
-    focusAfterRender.current = focus;
+    if (focus) focusErrors();
+  };
+
+  const missingProblem = (missing: FeedbackField[]): Problem => ({
+    kind: 'missing',
+    text: t('feedback-missing-fields', {
+      defaultValue: 'Please enter in the following required fields: {{labels}}',
+      labels: missing.map((field) => labels[field]).join(', '),
+    }),
+    fields: missing,
+  });
+
+  /** What is still wrong once the customer changed a field: a fixed field is no longer marked. */
+  const revised = (current: Problem | null, next: FeedbackValues): Problem | null => {
+    if (current?.kind === 'missing') {
+      const missing = missingFields(next, settings);
+      return missing.length > 0 ? missingProblem(missing) : null;
+    }
+    if (current?.kind === 'empty' && feedbackReport(next, settings).message) return null;
+    return current;
+  };
+
+  const edit = (field: FeedbackField, value: string) => {
+    const next = { ...edited, [field]: value };
+    setEdited(next);
+    setProblem((current) => revised(current, { ...prefilledFeedback(user, settings), ...next }));
   };
 
   const screenshotText = (chosen: Screenshot) =>
@@ -104,8 +126,9 @@ export function FeedbackDialog({ open, settings, onClose, onSent }: Props) {
   const chooseScreenshot = (next: Screenshot | null) => {
     setScreenshot(next);
     // A file that cannot go is said at once (the focus stays on the control); a good one clears that.
-    if (next?.problem) fail({ text: screenshotText(next), fields: ['screenshot'] }, null);
-    else if (problem?.fields.includes('screenshot')) setProblem(null);
+    if (next?.problem)
+      fail({ kind: 'screenshot', text: screenshotText(next), fields: ['screenshot'] }, false);
+    else if (problem?.kind === 'screenshot') setProblem(null);
   };
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
@@ -113,32 +136,20 @@ export function FeedbackDialog({ open, settings, onClose, onSent }: Props) {
     if (submitting) return;
     const missing = missingFields(values, settings);
     if (missing.length > 0) {
-      const list = missing.map((field) => labels[field]).join(', ');
-      fail(
-        {
-          text: t('feedback-missing-fields', {
-            defaultValue: 'Please enter in the following required fields: {{labels}}',
-            labels: list,
-          }),
-          fields: missing,
-        },
-        missing[0]!,
-      );
+      fail(missingProblem(missing));
       return;
     }
     if (screenshot?.problem) {
-      fail({ text: screenshotText(screenshot), fields: ['screenshot'] }, 'screenshot');
+      fail({ kind: 'screenshot', text: screenshotText(screenshot), fields: ['screenshot'] });
       return;
     }
     const report = feedbackReport(values, settings);
     if (!report.message) {
-      fail(
-        {
-          text: t('feedback-empty-message', 'Unable to submit feedback with empty message'),
-          fields: ['message'],
-        },
-        'message',
-      );
+      fail({
+        kind: 'empty',
+        text: t('feedback-empty-message', 'Unable to submit feedback with empty message'),
+        fields: ['message'],
+      });
       return;
     }
     setProblem(null);
@@ -149,16 +160,14 @@ export function FeedbackDialog({ open, settings, onClose, onSent }: Props) {
     } catch {
       // The file went away or cannot be read (a photo library that revoked it): nothing is sent.
       setSubmitting(false);
-      fail(
-        {
-          text: t(
-            'feedback-screenshot-unreadable',
-            'The screenshot could not be read. Please choose it again.',
-          ),
-          fields: ['screenshot'],
-        },
-        'screenshot',
-      );
+      fail({
+        kind: 'screenshot',
+        text: t(
+          'feedback-screenshot-unreadable',
+          'The screenshot could not be read. Please choose it again.',
+        ),
+        fields: ['screenshot'],
+      });
       return;
     }
     try {
@@ -167,13 +176,15 @@ export function FeedbackDialog({ open, settings, onClose, onSent }: Props) {
       setSubmitting(false);
       fail(
         {
+          kind: 'send',
           text: t(
             'feedback-send-failed',
             'There was a problem submitting feedback, please wait and try again.',
           ),
           fields: [],
         },
-        'submit',
+        // The send button kept the focus (never disabled): trying again is one press away.
+        false,
       );
       return;
     }
@@ -203,78 +214,59 @@ export function FeedbackDialog({ open, settings, onClose, onSent }: Props) {
       <h2 id={`${id}-title`} className="feedback-dialog__title">
         {t('feedback-report-bug', 'Report a Bug')}
       </h2>
-      <form className="feedback-dialog__form" noValidate aria-busy={submitting} onSubmit={submit}>
-        {fields.map(({ field, required }) => {
-          const invalid = problem?.fields.includes(field) ?? false;
-          const { hintId, controlProps } = describeField(`${id}-${field}`, {
-            hint: field === 'message',
-            required,
-          });
-          const props = {
-            ...controlProps,
-            ref: (element: Control | null) => {
-              controls.current[field] = element;
-            },
-            name: field,
-            className: 'field__input',
-            value: values[field],
-            required,
-            'aria-invalid': invalid || undefined,
-            'aria-describedby':
-              [hintId, invalid ? problemId : undefined].filter(Boolean).join(' ') || undefined,
-            onChange: (e: { target: { value: string } }) => setEdited({ ...edited, [field]: e.target.value }),
-          };
-          return (
-            <div key={field} className={invalid ? 'field field--invalid' : 'field'}>
-              <label htmlFor={controlProps.id} className="field__label">
-                {labels[field]}
-                {required && (
-                  <>
-                    {' '}
-                    <span className="field__required">{requiredLabel}</span>
-                  </>
-                )}
-              </label>
-              {hintId && (
-                <p id={hintId} className="field__hint">
-                  {t('feedback-message-hint', "What's the bug? What did you expect?")}
-                </p>
-              )}
-              {field === 'message' ? (
-                <textarea {...props} rows={5} className="field__input feedback-dialog__message" />
-              ) : (
-                <input
-                  {...props}
-                  type={field === 'email' ? 'email' : 'text'}
-                  autoComplete={field === 'email' ? 'email' : 'name'}
-                />
-              )}
-            </div>
-          );
-        })}
-        <ScreenshotField
-          id={`${id}-screenshot`}
-          screenshot={screenshot}
-          onChange={chooseScreenshot}
-          invalid={problem?.fields.includes('screenshot') ?? false}
-          problemId={problemId}
-          inputRef={(element) => {
-            controls.current.screenshot = element;
-          }}
-          disabled={submitting}
-        />
-        <div id={problemId} className="feedback-dialog__problem" role="alert">
-          {problem?.text}
+      <form
+        ref={containerRef}
+        className="feedback-dialog__form"
+        noValidate
+        aria-busy={submitting}
+        onSubmit={submit}
+      >
+        {/* Only the fields scroll: title and buttons stay in sight at any height. */}
+        <div className="feedback-dialog__body">
+          {fields.map(({ field, required }) => {
+            const frame = {
+              id: `${id}-${field}`,
+              label: labels[field],
+              required,
+              requiredLabel,
+              errorSummaryId: problem?.fields.includes(field) ? problemId : undefined,
+            };
+            const control = {
+              name: field,
+              value: values[field],
+              onChange: (event: { target: { value: string } }) => edit(field, event.target.value),
+            };
+            return field === 'message' ? (
+              <TextAreaField
+                key={field}
+                {...frame}
+                hint={t('feedback-message-hint', "What's the bug? What did you expect?")}
+                textAreaProps={{ ...control, rows: 4 }}
+              />
+            ) : (
+              <Field
+                key={field}
+                {...frame}
+                inputProps={{
+                  ...control,
+                  type: field === 'email' ? 'email' : 'text',
+                  autoComplete: field === 'email' ? 'email' : 'name',
+                }}
+              />
+            );
+          })}
+          <ScreenshotField
+            id={`${id}-screenshot`}
+            screenshot={screenshot}
+            onChange={chooseScreenshot}
+            invalid={problem?.fields.includes('screenshot') ?? false}
+            problemId={problemId}
+            disabled={submitting}
+          />
+          <FormErrors id={problemId} messages={problem ? [problem.text] : []} />
         </div>
         <div className="feedback-dialog__actions">
-          <button
-            ref={(element) => {
-              controls.current.submit = element;
-            }}
-            type="submit"
-            className="button button--primary"
-            disabled={submitting}
-          >
+          <button type="submit" className="button button--primary" aria-disabled={submitting || undefined}>
             {submitting ? t('feedback-sending', 'Sending…') : t('feedback-submit', 'Send Bug Report')}
           </button>
           <button

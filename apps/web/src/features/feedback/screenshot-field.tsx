@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { describeField } from '@/components/form';
 import { useTranslation } from '@/lib/i18n/use-translation';
 import { useAppStore } from '@/lib/state/app-store';
 import {
@@ -25,8 +26,6 @@ interface Props {
   /** The form's problem is about the screenshot: the control is marked and described by it. */
   invalid: boolean;
   problemId: string;
-  /** Hands the file input to the form, which moves the focus to it. */
-  inputRef: (element: HTMLInputElement | null) => void;
   disabled: boolean;
 }
 
@@ -53,17 +52,16 @@ function usePreview(file: File | null): string | null {
  * preview, its name and size, and a button to remove it. A picture too large for the report is drawn
  * smaller first (shrink-screenshot.ts); only one that still does not fit is refused.
  */
-export function ScreenshotField({ id, screenshot, onChange, invalid, problemId, inputRef, disabled }: Props) {
+export function ScreenshotField({ id, screenshot, onChange, invalid, problemId, disabled }: Props) {
   const { t } = useTranslation();
   const language = useAppStore((s) => s.activeLanguage);
   const preview = usePreview(screenshot && !screenshot.problem ? screenshot.file : null);
-  const hintId = `${id}-hint`;
+  const { hintId, controlProps } = describeField(id, {
+    hint: true,
+    errorSummaryId: invalid ? problemId : undefined,
+  });
   const [shrinking, setShrinking] = useState(false);
   const element = useRef<HTMLInputElement | null>(null);
-  const input = (node: HTMLInputElement | null) => {
-    element.current = node;
-    inputRef(node);
-  };
 
   // The input shows what the form holds: nothing once removed or sent.
   useEffect(() => {
@@ -73,14 +71,12 @@ export function ScreenshotField({ id, screenshot, onChange, invalid, problemId, 
   return (
     <div className={invalid ? 'field feedback-screenshot field--invalid' : 'field feedback-screenshot'}>
       <input
-        ref={input}
-        id={id}
+        ref={element}
+        {...controlProps}
         name="screenshot"
         type="file"
         accept={SCREENSHOT_TYPES.join(',')}
         className="visually-hidden feedback-screenshot__input"
-        aria-invalid={invalid || undefined}
-        aria-describedby={[hintId, invalid ? problemId : undefined].filter(Boolean).join(' ')}
         disabled={disabled || shrinking}
         onChange={(event) => {
           const file = event.target.files?.[0];

@@ -41,7 +41,7 @@ describe('validation messages per attribute', () => {
 });
 
 describe('setServerErrors', () => {
-  it('puts each field its messages, focuses the first, and returns the rest as form messages', () => {
+  it('puts each field its messages and returns the rest as form messages', () => {
     const setError = vi.fn();
     const result = setServerErrors(
       validationError([
@@ -56,18 +56,8 @@ describe('setServerErrors', () => {
 
     expect(result).toEqual({ handled: true, formMessages: ['legalEntityId breaks match'] });
     expect(setError).toHaveBeenCalledTimes(2);
-    expect(setError).toHaveBeenNthCalledWith(
-      1,
-      'zip',
-      { type: 'server', message: 'zip breaks pattern' },
-      { shouldFocus: true },
-    );
-    expect(setError).toHaveBeenNthCalledWith(
-      2,
-      'city',
-      { type: 'server', message: 'city breaks required' },
-      { shouldFocus: false },
-    );
+    expect(setError).toHaveBeenNthCalledWith(1, 'zip', { type: 'server', message: 'zip breaks pattern' });
+    expect(setError).toHaveBeenNthCalledWith(2, 'city', { type: 'server', message: 'city breaks required' });
   });
 
   it('maps a server field name onto a form field', () => {
@@ -77,11 +67,7 @@ describe('setServerErrors', () => {
       describe: describeViolation,
       fieldOf: (violation) => (violation.field === 'granted' ? 'consent' : violation.field),
     });
-    expect(setError).toHaveBeenCalledWith(
-      'consent',
-      { type: 'server', message: 'granted breaks required' },
-      { shouldFocus: true },
-    );
+    expect(setError).toHaveBeenCalledWith('consent', { type: 'server', message: 'granted breaks required' });
   });
 
   it('leaves any other error to the caller', () => {

@@ -40,7 +40,9 @@ export interface ServerErrorMapping<Values extends FieldValues> {
 
 /**
  * Puts a server's 400 violations onto the form's fields (like Keycloak's setUserProfileServerError):
- * one error per field with its messages, each once, focus on the first. Returns the messages that
+ * one error per field with its messages, each once. The focus is the form's: call useErrorFocus's
+ * focusErrors() after this, which takes the first rejected field in DOM order (the server's order is
+ * not the page's), or the error summary when only form-level messages came back. Returns the messages that
  * belong to no field (show them with FormErrors), and whether the error was a validation error at all
  * (anything else is the caller's to handle: a banner, a toast).
  */
@@ -51,20 +53,23 @@ export function setServerErrors<Values extends FieldValues>(
 ): { handled: boolean; formMessages: string[] } {
   if (!hasErrorCode(error, apiErrorCodes.validationFailed)) return { handled: false, formMessages: [] };
   const messages = collectMessages(violationsOf(error), describe, fieldOf);
+  return { handled: true, formMessages: placeMessages(messages, setError, fields) };
+}
+
+/** Sets each known field's messages as its error; returns the others' messages, each once. */
+export function placeMessages<Values extends FieldValues>(
+  messages: MessagesByField,
+  setError: UseFormSetError<Values>,
+  fields: readonly Path<Values>[],
+): string[] {
   const known = new Set<string>(fields);
-  let focused = false;
   const formMessages: string[] = [];
   for (const [field, fieldMessages] of Object.entries(messages)) {
     if (!known.has(field)) {
       for (const message of fieldMessages) if (!formMessages.includes(message)) formMessages.push(message);
       continue;
     }
-    setError(
-      field as Path<Values>,
-      { type: 'server', message: fieldMessages.join(' ') },
-      { shouldFocus: !focused },
-    );
-    focused = true;
+    setError(field as Path<Values>, { type: 'server', message: fieldMessages.join(' ') });
   }
-  return { handled: true, formMessages };
+  return formMessages;
 }

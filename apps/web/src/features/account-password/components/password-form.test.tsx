@@ -68,17 +68,71 @@ describe('password form', () => {
     expect(put).not.toHaveBeenCalled();
   });
 
-  it('shows and hides a password', async () => {
+  it('shows and hides a password with a labelled button in its field, which keeps the focus', async () => {
     renderForm();
     const user = userEvent.setup();
     const current = await screen.findByLabelText(/^Current password/);
     expect(current).toHaveAttribute('type', 'password');
-    await user.click(screen.getByRole('button', { name: /^Show\s+Current password/ }));
+    const [show] = screen.getAllByRole('button', { name: 'Show password' });
+    expect(show).toHaveAttribute('aria-controls', current.id);
+    expect(current.parentElement).toContainElement(show!);
+    await user.click(show!);
     expect(current).toHaveAttribute('type', 'text');
-    expect(screen.getByRole('button', { name: /^Hide\s+Current password/ })).toHaveAttribute(
-      'aria-pressed',
-      'true',
+    expect(show).toHaveAccessibleName('Hide password');
+    expect(show).toHaveFocus();
+    expect(screen.getByLabelText(/^New password/)).toHaveAttribute('type', 'password');
+  });
+
+  it('focuses the first invalid field in the order of the page after its own check', async () => {
+    const { put } = renderForm();
+    const user = userEvent.setup();
+    await user.type(await screen.findByLabelText(/^New password/), 'short');
+    await user.click(screen.getByRole('button', { name: 'Change password' }));
+
+    const current = screen.getByLabelText(/^Current password/);
+    await waitFor(() => expect(current).toHaveFocus());
+    expect(current).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.getByLabelText(/^New password/)).toHaveAttribute('aria-invalid', 'true');
+    expect(put).not.toHaveBeenCalled();
+  });
+
+  it("focuses the first field the server rejected in the page's order, whatever order it lists them in", async () => {
+    const put = vi.fn().mockRejectedValueOnce(
+      rejection([
+        { attribute: 'password', validator: 'history', text: 'You used this password before.' },
+        { attribute: 'passwordOld', validator: 'matches', text: 'The current password is wrong.' },
+      ]),
     );
+    renderForm(put);
+    const user = userEvent.setup();
+    await user.type(await screen.findByLabelText(/^Current password/), 'old-secret-phrase');
+    await user.type(screen.getByLabelText(/^New password/), 'a-long-secret-phrase');
+    await user.click(screen.getByRole('button', { name: 'Change password' }));
+
+    const current = screen.getByLabelText(/^Current password/);
+    await waitFor(() => expect(current).toHaveFocus());
+    expect(current).toHaveAccessibleDescription('The current password is wrong.');
+    expect(screen.getByLabelText(/^New password/)).toHaveAccessibleDescription(
+      'You used this password before.',
+    );
+  });
+
+  it('moves the focus to the error summary when the save fails for no field', async () => {
+    const put = vi.fn().mockRejectedValueOnce(
+      new HttpError({
+        status: 503,
+        config: { url: apiPaths.password, method: 'PUT' },
+        body: { status: 503, code: 'unavailable', message: 'Down' } as never,
+      }),
+    );
+    renderForm(put);
+    const user = userEvent.setup();
+    await user.type(await screen.findByLabelText(/^Current password/), 'old-secret-phrase');
+    await user.type(screen.getByLabelText(/^New password/), 'a-long-secret-phrase');
+    await user.click(screen.getByRole('button', { name: 'Change password' }));
+
+    await waitFor(() => expect(screen.getByRole('alert')).toHaveFocus());
+    expect(screen.getByRole('alert')).toHaveTextContent(english['account-save-error']);
   });
 
   it("puts the server's violation texts on their fields, one item or a list", async () => {

@@ -8,15 +8,16 @@ import {
   type PasswordUpdate,
   type RuleViolation,
 } from '@roadpass/contracts';
-import { Field, FormErrors } from '@/components/form';
+import { FormErrors, SubmitButton, useErrorFocus } from '@/components/form';
+import { PasswordField } from '@/components/form/password-field';
 import { Spinner } from '@/components/spinner';
-import { constraintViolationsOf } from '@/lib/forms/constraint-violations';
 import {
   customValidatorsFor,
   useCustomValidators,
   type CustomValidators,
 } from '@/lib/forms/load-custom-validators';
 import { rangeLengthText } from '@/lib/forms/rule-messages';
+import { setConstraintViolations } from '@/lib/forms/constraint-errors';
 import { useHttp } from '@/lib/http';
 import { passwordPolicyQuery } from '../api/get-password-policy';
 import { updatePassword } from '../api/update-password';
@@ -44,11 +45,11 @@ export function PasswordForm() {
   const { t } = useTranslation();
   const http = useHttp();
   const policy = useQuery(passwordPolicyQuery(http));
-  const [visible, setVisible] = useState<Record<string, boolean>>({});
   const [status, setStatus] = useState('');
   const [formMessages, setFormMessages] = useState<string[]>([]);
-  const form = useForm<Values>({ defaultValues: { passwordOld: '', password: '' } });
-  const { register, handleSubmit, setError, formState, control, reset, setFocus } = form;
+  const form = useForm<Values>({ defaultValues: { passwordOld: '', password: '' }, shouldFocusError: false });
+  const { register, handleSubmit, setError, formState, control, reset } = form;
+  const { containerRef, focusErrors } = useErrorFocus();
   const values = useWatch({ control }) as Values;
   const customValidators = useCustomValidators();
 
@@ -82,6 +83,7 @@ export function PasswordForm() {
   const isChecked = (rule: string) => rule === 'rangelength' || customValidators !== undefined;
 
   const onSubmit = handleSubmit(async (current) => {
+    if (mutation.isPending) return;
     setStatus('');
     setFormMessages([]);
     // A submit before the chunk has come waits for it; should it not load, the server checks the
@@ -91,69 +93,50 @@ export function PasswordForm() {
       for (const violation of violations) {
         setError(violation.field as keyof Values, { type: violation.rule, message: describe(violation) });
       }
-      setFocus(violations[0]!.field as keyof Values);
+      focusErrors();
       return;
     }
     try {
       await mutation.mutateAsync(current);
+      // The focus stays on the submit button (never disabled), where the status is announced.
       reset();
       setStatus(t('password-saved'));
     } catch (error) {
-      const serverViolations = constraintViolationsOf(error);
-      if (serverViolations.length === 0) {
-        setFormMessages([t('account-save-error')]);
-        return;
-      }
-      const rest: string[] = [];
-      let focused = false;
-      for (const violation of serverViolations) {
-        if ((fields as readonly string[]).includes(violation.attribute)) {
-          setError(violation.attribute as keyof Values, { type: 'server', message: violation.text });
-          if (!focused) setFocus(violation.attribute as keyof Values);
-          focused = true;
-        } else if (!rest.includes(violation.text)) rest.push(violation.text);
-      }
-      setFormMessages(rest);
+      const { handled, formMessages: rest } = setConstraintViolations(error, setError, { fields });
+      setFormMessages(handled ? rest : [t('account-save-error')]);
+      focusErrors();
     }
   });
 
   const items = policyItems(rules);
-  const toggle = (field: string) => setVisible((state) => ({ ...state, [field]: !state[field] }));
 
   return (
-    <form className="card password-form" noValidate onSubmit={(event) => void onSubmit(event)}>
+    <form
+      ref={containerRef}
+      className="card password-form"
+      noValidate
+      onSubmit={(event) => void onSubmit(event)}
+    >
       <p className="sub-page__status" role="status">
         {status}
       </p>
       <FormErrors messages={formMessages} />
       {fields.map((field) => (
-        <div key={field} className="password-form__row">
-          <Field
-            id={`password-${field}`}
-            label={t(field === 'password' ? 'password-new' : 'password-old')}
-            error={formState.errors[field]?.message}
-            required={rules[field]?.required ?? false}
-            requiredLabel={t('account-required')}
-            inputProps={{
-              ...register(field),
-              type: visible[field] ? 'text' : 'password',
-              autoComplete: field === 'password' ? 'new-password' : 'current-password',
-              ...(field === 'password' && items.length > 0 ? { 'aria-details': 'password-policy' } : {}),
-            }}
-          />
-          <button
-            type="button"
-            className="button button--secondary password-form__toggle"
-            aria-pressed={visible[field] === true}
-            aria-controls={`password-${field}`}
-            aria-label={`${t(visible[field] ? 'password-hide' : 'password-show')} ${t(
-              field === 'password' ? 'password-new' : 'password-old',
-            )}`}
-            onClick={() => toggle(field)}
-          >
-            {t(visible[field] ? 'password-hide' : 'password-show')}
-          </button>
-        </div>
+        <PasswordField
+          key={field}
+          id={`password-${field}`}
+          label={t(field === 'password' ? 'password-new' : 'password-old')}
+          error={formState.errors[field]?.message}
+          required={rules[field]?.required ?? false}
+          requiredLabel={t('account-required')}
+          showLabel={t('password-show')}
+          hideLabel={t('password-hide')}
+          inputProps={{
+            ...register(field),
+            autoComplete: field === 'password' ? 'new-password' : 'current-password',
+            ...(field === 'password' && items.length > 0 ? { 'aria-details': 'password-policy' } : {}),
+          }}
+        />
       ))}
       {items.length > 0 && (
         <div id="password-policy" className="password-form__policy">
@@ -177,9 +160,9 @@ export function PasswordForm() {
           </ul>
         </div>
       )}
-      <button type="submit" className="button button--primary" disabled={mutation.isPending}>
+      <SubmitButton className="button button--primary" busy={mutation.isPending}>
         {t('password-submit')}
-      </button>
+      </SubmitButton>
     </form>
   );
 }

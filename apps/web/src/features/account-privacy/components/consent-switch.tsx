@@ -1,6 +1,7 @@
 import type { Ref } from 'react';
 import { useTranslation } from '@/lib/i18n/use-translation';
 import type { ConsentDefinition } from '@roadpass/contracts';
+import { SwitchField } from '@/components/form/switch-field';
 
 /** What the row says after a save: done (with an Undo for a while) or not saved. */
 export interface ConsentFeedback {
@@ -51,31 +52,15 @@ export function ConsentSwitch({
 
   return (
     <div className="privacy__consent" aria-busy={saving || undefined}>
-      <div className="privacy__switch-row">
-        <label htmlFor={id} className="privacy__switch-label">
-          {title}
-        </label>
-        <input
-          id={id}
-          type="checkbox"
-          role="switch"
-          className="privacy__switch"
-          checked={granted}
-          aria-describedby={note ? `${id}-text ${id}-note` : `${id}-text`}
-          aria-disabled={saving || undefined}
-          onChange={(event) => {
-            if (!saving) onToggle(event.target.checked);
-          }}
-        />
-      </div>
-      <p id={`${id}-text`} className="privacy__text">
-        {definition.description}
-      </p>
-      {note && (
-        <p id={`${id}-note`} className="privacy__note">
-          {note}
-        </p>
-      )}
+      <SwitchField
+        id={id}
+        label={title}
+        hint={definition.description}
+        note={note}
+        checked={granted}
+        busy={saving}
+        onChange={onToggle}
+      />
       <div className="privacy__feedback">
         <p id={`${id}-status`} className="privacy__feedback-text" aria-live="polite" aria-atomic="true">
           {saved}

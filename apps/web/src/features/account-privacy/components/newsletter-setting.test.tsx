@@ -54,6 +54,27 @@ describe('newsletter setting', () => {
     expect(screen.getByRole('switch')).not.toBeChecked();
   });
 
+  it('keeps the focus on the switch toggled with Space while the change is saved', async () => {
+    let answer: (value: NewsletterLogResponse) => void = () => undefined;
+    renderSetting(() => new Promise((resolve) => (answer = resolve)));
+    const user = userEvent.setup();
+    const toggle = await screen.findByRole('switch', { name: 'Receive the newsletter' });
+    toggle.focus();
+    await user.keyboard(' ');
+    // Saving: it takes no press, but stays focusable (a disabled control drops the focus to the page).
+    await waitFor(() => expect(toggle).toHaveAttribute('aria-disabled', 'true'));
+    expect(toggle).toBeEnabled();
+    expect(toggle).toHaveFocus();
+    await user.keyboard(' ');
+    answer(log(false));
+    await waitFor(() =>
+      expect(screen.getByRole('status')).toHaveTextContent('You will no longer receive the newsletter.'),
+    );
+    expect(toggle).not.toBeChecked();
+    expect(toggle).toHaveFocus();
+    expect(toggle).toHaveAccessibleDescription(english['newsletter-text']);
+  });
+
   it('rolls the switch back and shows a toast when saving fails', async () => {
     renderSetting(async (url) => {
       throw new HttpError({ status: 503, config: { url } });

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from '@/lib/i18n/use-translation';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { NewsletterLogRTO } from '@roadpass/contracts';
+import { SwitchField } from '@/components/form/switch-field';
 import { Spinner } from '@/components/spinner';
 import { useHttp } from '@/lib/http';
 import { useAppStore } from '@/lib/state/app-store';
@@ -61,24 +62,14 @@ export function NewsletterSetting() {
       <p className="sub-page__status" role="status">
         {status}
       </p>
-      <div className="privacy__switch-row">
-        <label htmlFor="newsletter-switch" className="privacy__switch-label">
-          {t('newsletter-label')}
-        </label>
-        <input
-          id="newsletter-switch"
-          type="checkbox"
-          role="switch"
-          className="privacy__switch"
-          aria-describedby="newsletter-text"
-          checked={log.data.newsletterAgreement}
-          disabled={mutation.isPending}
-          onChange={(event) => mutation.mutate({ id: log.data.id, agreed: event.target.checked })}
-        />
-      </div>
-      <p id="newsletter-text" className="privacy__text">
-        {t('newsletter-text')}
-      </p>
+      <SwitchField
+        id="newsletter-switch"
+        label={t('newsletter-label')}
+        hint={t('newsletter-text')}
+        checked={log.data.newsletterAgreement}
+        busy={mutation.isPending}
+        onChange={(agreed) => mutation.mutate({ id: log.data.id, agreed })}
+      />
       <h3 className="privacy__subtitle">{t('newsletter-history')}</h3>
       {log.data.history.length === 0 ? (
         <p className="privacy__text">{t('newsletter-history-empty')}</p>

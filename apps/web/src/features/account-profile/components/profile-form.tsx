@@ -16,7 +16,15 @@ import {
   type PersonalDataRTO,
   type RuleViolation,
 } from '@roadpass/contracts';
-import { CheckboxField, Field, FormErrors, SelectField, type SelectOption } from '@/components/form';
+import {
+  CheckboxField,
+  Field,
+  FormErrors,
+  SelectField,
+  SubmitButton,
+  useErrorFocus,
+  type SelectOption,
+} from '@/components/form';
 import { loadCustomValidators, type CustomValidators } from '@/lib/forms/load-custom-validators';
 import { rangeLengthText } from '@/lib/forms/rule-messages';
 import { setServerErrors } from '@/lib/forms/server-errors';
@@ -102,8 +110,10 @@ export function ProfileForm({ data, mobileHref }: ProfileFormProps) {
   const form = useForm<ProfileValues, unknown, PersonalDataRTO>({
     defaultValues: toValues(saved, formatPhone),
     resolver,
+    shouldFocusError: false,
   });
   const { register, handleSubmit, setError, formState, reset, trigger } = form;
+  const { containerRef, focusErrors } = useErrorFocus();
   const { errors, isSubmitted } = formState;
 
   // New rules (another country or province) re-check what was already checked; only new rules do
@@ -148,6 +158,7 @@ export function ProfileForm({ data, mobileHref }: ProfileFormProps) {
     .map(([field, error]) => named(field, error?.message ?? ''));
 
   const onSubmit = handleSubmit(async (profile) => {
+    if (mutation.isPending) return;
     setStatus('');
     setFormMessages([]);
     if (pending || failed) return;
@@ -178,8 +189,9 @@ export function ProfileForm({ data, mobileHref }: ProfileFormProps) {
             : named(violation.field, describe(violation)),
       });
       setFormMessages(handled ? rest : [t('account-save-error')]);
+      focusErrors();
     }
-  });
+  }, focusErrors);
 
   const collator = new Intl.Collator(i18n.language);
   const byLabel = (a: SelectOption, b: SelectOption) => collator.compare(a.label, b.label);
@@ -289,7 +301,7 @@ export function ProfileForm({ data, mobileHref }: ProfileFormProps) {
   };
 
   return (
-    <form className="profile" noValidate onSubmit={(event) => void onSubmit(event)}>
+    <form ref={containerRef} className="profile" noValidate onSubmit={(event) => void onSubmit(event)}>
       {sections.map((section) => {
         const fields = section.fields.filter(shows);
         const hasReadonly = fields.some((spec) => spec.kind !== 'mobile' && rules[spec.field]?.readonly);
@@ -322,13 +334,13 @@ export function ProfileForm({ data, mobileHref }: ProfileFormProps) {
         <p className="sub-page__status" role="status">
           {status}
         </p>
-        <button
-          type="submit"
+        <SubmitButton
           className="button button--primary"
-          disabled={mutation.isPending || pending || failed}
+          busy={mutation.isPending}
+          disabled={pending || failed}
         >
           {t('profile-submit')}
-        </button>
+        </SubmitButton>
         {pending && <p className="field__hint">{t('profile-rules-loading')}</p>}
       </div>
     </form>

@@ -334,7 +334,7 @@ describe('profile page', () => {
     expect(put).not.toHaveBeenCalled();
   });
 
-  it("puts the server's violations back on their fields, and says so when saving fails otherwise", async () => {
+  it("puts the server's violations back on their fields, focuses the first on the page, and the summary when saving fails otherwise", async () => {
     const put = vi
       .fn()
       .mockRejectedValueOnce(
@@ -351,6 +351,7 @@ describe('profile page', () => {
                 rule: 'pattern',
                 message: 'Dieser Wert hat nicht das erwartete Format.',
               },
+              { field: 'lastName', rule: 'required', message: 'Pflichtfeld.' },
               {
                 field: 'mobilePhone',
                 rule: 'readonly',
@@ -375,7 +376,10 @@ describe('profile page', () => {
     await waitFor(() =>
       expect(zip).toHaveAccessibleDescription('This value does not have the expected format.'),
     );
-    expect(zip).toHaveFocus();
+    // The server listed the post code first; the last name comes first on the page.
+    const lastName = textbox(/^Last name/);
+    expect(lastName).toHaveAttribute('aria-invalid', 'true');
+    await waitFor(() => expect(lastName).toHaveFocus());
     expect(screen.getByRole('alert')).toHaveTextContent('Mobile number: This field cannot be changed here.');
 
     await save();
@@ -384,6 +388,7 @@ describe('profile page', () => {
         'Your changes could not be saved. Please try again.',
       ),
     );
+    await waitFor(() => expect(screen.getByRole('alert')).toHaveFocus());
   });
 
   it('says that a new e-mail address waits for its link, and shows it until confirmed', async () => {

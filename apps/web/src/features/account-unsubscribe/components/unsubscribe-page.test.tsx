@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiPaths } from '@roadpass/contracts';
@@ -33,9 +33,9 @@ describe('newsletter unsubscribe page', () => {
     expect(screen.getByRole('heading', { level: 1, name: 'Unsubscribe from the newsletter' })).toBeVisible();
 
     await userEvent.setup().click(screen.getByRole('button', { name: 'Unsubscribe' }));
-    expect(
-      await screen.findByText('Done: dora@example.com will no longer receive the newsletter.'),
-    ).toBeInTheDocument();
+    const done = await screen.findByText('Done: dora@example.com will no longer receive the newsletter.');
+    // The button is gone: the confirmation takes the focus (not the page).
+    await waitFor(() => expect(done).toHaveFocus());
     expect(request).toHaveBeenCalledWith({ url: apiPaths.unsubscribe(token), method: 'DELETE' });
     expect(screen.queryByRole('button', { name: 'Unsubscribe' })).toBeNull();
   });
@@ -56,8 +56,8 @@ describe('newsletter unsubscribe page', () => {
       return { email: 'dora@example.com' };
     });
     await userEvent.setup().click(await screen.findByRole('button', { name: 'Unsubscribe' }));
-    expect(
-      await screen.findByText(/This unsubscribe link is unknown or has already been used/),
-    ).toBeVisible();
+    const gone = await screen.findByText(/This unsubscribe link is unknown or has already been used/);
+    expect(gone).toBeVisible();
+    await waitFor(() => expect(gone).toHaveFocus());
   });
 });

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { useTranslation } from '@/lib/i18n/use-translation';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Spinner } from '@/components/spinner';
@@ -17,6 +17,12 @@ export function UnsubscribePage({ token }: { token: string }) {
   const lookup = useQuery(unsubscribeLookupQuery(http, token));
   const mutation = useMutation({ mutationFn: () => unsubscribe(http, token) });
   const title = t('unsubscribe-title');
+  // The button goes once the answer is in: its message takes the focus, which would fall to the page.
+  const answer = useRef<HTMLParagraphElement>(null);
+  const answered = mutation.isSuccess || (mutation.isError && isDeadLink(mutation.error));
+  useEffect(() => {
+    if (answered) answer.current?.focus();
+  }, [answered]);
 
   useEffect(() => {
     document.title = `${title} · ${t('app-name', 'Roadpass')}`;
@@ -25,10 +31,16 @@ export function UnsubscribePage({ token }: { token: string }) {
   let content;
   if (lookup.isPending) content = <Spinner />;
   else if (mutation.isSuccess) {
-    content = <p>{t('unsubscribe-done', { email: mutation.data.email })}</p>;
+    content = (
+      <p ref={answer} tabIndex={-1}>
+        {t('unsubscribe-done', { email: mutation.data.email })}
+      </p>
+    );
   } else if (lookup.isError || (mutation.isError && isDeadLink(mutation.error))) {
     content = (
-      <p>{t(isDeadLink(lookup.error ?? mutation.error) ? 'unsubscribe-unknown' : 'account-load-error')}</p>
+      <p ref={answer} tabIndex={-1}>
+        {t(isDeadLink(lookup.error ?? mutation.error) ? 'unsubscribe-unknown' : 'account-load-error')}
+      </p>
     );
   } else {
     content = (
@@ -38,8 +50,10 @@ export function UnsubscribePage({ token }: { token: string }) {
         <button
           type="button"
           className="button button--primary"
-          disabled={mutation.isPending}
-          onClick={() => mutation.mutate()}
+          aria-disabled={mutation.isPending || undefined}
+          onClick={() => {
+            if (!mutation.isPending) mutation.mutate();
+          }}
         >
           {t('unsubscribe-button')}
         </button>

@@ -4,7 +4,7 @@ import { useForm } from 'react-hook-form';
 import { useTranslation } from '@/lib/i18n/use-translation';
 import { LOYALTY_CORE_CONSENT, type ConsentDefinition, type Violation } from '@roadpass/contracts';
 import { routes } from '@/config/routes';
-import { CheckboxField, FormErrors } from '@/components/form';
+import { CheckboxField, FormErrors, useErrorFocus } from '@/components/form';
 import { setServerErrors } from '@/lib/forms/server-errors';
 import { saveConsent } from '@/lib/loyalty/api/update-customer-consent';
 import { useHttp } from '@/lib/http';
@@ -79,8 +79,9 @@ function SignupForm({
   const fieldOf = (slug: string) => consentFieldId(slug);
   const { register, handleSubmit, setError, formState } = useForm<Choices>({
     defaultValues: Object.fromEntries(all.map((definition) => [fieldOf(definition.slug), false])),
-    shouldFocusError: true,
+    shouldFocusError: false,
   });
+  const { containerRef, focusErrors } = useErrorFocus();
 
   const describe = (violation: Violation) =>
     t([`loyalty-violation-${violation.rule}`, 'loyalty-violation-generic'], { field: violation.field });
@@ -100,8 +101,10 @@ function SignupForm({
         fieldOf: (violation) =>
           violation.field === GRANTED_FIELD ? fieldOf(LOYALTY_CORE_CONSENT) : fieldOf(violation.field),
       });
-      if (handled) setFormMessages(rest);
-      else useAppStore.getState().addToast({ type: 'error', message: t('loyalty-signup-failed') });
+      if (handled) {
+        setFormMessages(rest);
+        focusErrors();
+      } else useAppStore.getState().addToast({ type: 'error', message: t('loyalty-signup-failed') });
       return;
     }
 
@@ -135,7 +138,12 @@ function SignupForm({
   };
 
   return (
-    <form className="card join__form" noValidate onSubmit={(event) => void handleSubmit(join)(event)}>
+    <form
+      ref={containerRef}
+      className="card join__form"
+      noValidate
+      onSubmit={(event) => void handleSubmit(join, focusErrors)(event)}
+    >
       <p className="join__lead">{t('loyalty-signup-intro')}</p>
       <fieldset className="join__fieldset">
         <legend className="join__legend">{t('loyalty-signup-terms')}</legend>
