@@ -4,6 +4,7 @@ import type { RuntimeConfig } from '@roadpass/contracts';
 import { serverErrorHelper, type HttpClient } from '@/lib/http';
 import { setFeedbackSender } from '@/lib/errors/feedback-sender';
 import { reportError, setErrorReportSink } from '@/lib/errors/report-error';
+import { useCoveredArea } from '@/lib/layout/use-covered-area';
 import { useAppStore } from '@/lib/state/app-store';
 import {
   allConsent,
@@ -52,8 +53,6 @@ export default function ConsentManager({
   const [customizing, setCustomizing] = useState(false);
   const [draft, setDraft] = useState<ConsentChoice>(choice ?? noConsent);
   const effective = useRef(effectiveConsent(choice, trackingOptOut));
-  const titleId = useId();
-  const panel = useRef<HTMLElement>(null);
 
   // The consent services, read again whenever the effective consent changes.
   const apply = useCallback(
@@ -104,10 +103,6 @@ export default function ConsentManager({
     setOpen(true);
   }
 
-  useEffect(() => {
-    if (open) panel.current?.focus();
-  }, [open]);
-
   const decide = (next: ConsentChoice) => {
     document.cookie = consentCookie(next, window.location.protocol === 'https:');
     const before = effective.current;
@@ -125,7 +120,52 @@ export default function ConsentManager({
 
   if (!open) return null;
   return (
-    <section ref={panel} className="consent" role="region" aria-labelledby={titleId} tabIndex={-1}>
+    <ConsentBanner
+      customizing={customizing}
+      trackingOptOut={trackingOptOut}
+      draft={draft}
+      onDraft={setDraft}
+      onCustomize={() => setCustomizing(true)}
+      onDecide={decide}
+    />
+  );
+}
+
+interface BannerProps {
+  customizing: boolean;
+  trackingOptOut: boolean;
+  draft: ConsentChoice;
+  onDraft(draft: ConsentChoice): void;
+  onCustomize(): void;
+  onDecide(choice: ConsentChoice): void;
+}
+
+/** How much of the viewport the banner covers, from its top edge down. */
+const coveredByBanner = (banner: HTMLElement) => window.innerHeight - banner.getBoundingClientRect().top;
+
+/**
+ * The banner: a card like the page's own, in line with the content, at the bottom of the screen. It is
+ * not modal (the page stays usable), so what it covers is published for the shell's scroll padding:
+ * Tab never leaves the focus on a link under it (WCAG 2.4.11).
+ */
+function ConsentBanner({ customizing, trackingOptOut, draft, onDraft, onCustomize, onDecide }: BannerProps) {
+  const { t } = useTranslation();
+  const titleId = useId();
+  const panel = useRef<HTMLElement>(null);
+  useCoveredArea(panel, '--consent-height', coveredByBanner);
+
+  useEffect(() => {
+    panel.current?.focus();
+  }, []);
+
+  return (
+    <section
+      ref={panel}
+      className={customizing ? 'consent consent--customizing' : 'consent'}
+      role="region"
+      aria-labelledby={titleId}
+      tabIndex={-1}
+    >
       <h2 id={titleId} className="consent__title">
         {t('consent-banner-title', 'Your privacy choices')}
       </h2>
@@ -143,7 +183,7 @@ export default function ConsentManager({
               type="checkbox"
               name="analytics"
               checked={draft.analytics}
-              onChange={(e) => setDraft({ ...draft, analytics: e.target.checked })}
+              onChange={(e) => onDraft({ ...draft, analytics: e.target.checked })}
             />
             {t('consent-analytics', 'Analytics')}
           </label>
@@ -152,25 +192,30 @@ export default function ConsentManager({
               type="checkbox"
               name="errorReporting"
               checked={draft.errorReporting}
-              onChange={(e) => setDraft({ ...draft, errorReporting: e.target.checked })}
+              onChange={(e) => onDraft({ ...draft, errorReporting: e.target.checked })}
             />
             {t('consent-error-reporting', 'Error reporting')}
           </label>
         </fieldset>
       )}
+      {/* Accepting and refusing weigh the same; choosing per category is the quieter third way. */}
       <div className="consent__actions">
-        <button type="button" className="button button--primary" onClick={() => decide(allConsent)}>
+        <button type="button" className="button button--primary" onClick={() => onDecide(allConsent)}>
           {t('consent-accept-all', 'Accept all')}
         </button>
-        <button type="button" className="button button--primary" onClick={() => decide(noConsent)}>
+        <button type="button" className="button button--primary" onClick={() => onDecide(noConsent)}>
           {t('consent-deny-all', 'Deny all')}
         </button>
         {customizing ? (
-          <button type="button" className="button" onClick={() => decide(draft)}>
+          <button
+            type="button"
+            className="button button--secondary consent__more"
+            onClick={() => onDecide(draft)}
+          >
             {t('consent-save', 'Save choices')}
           </button>
         ) : (
-          <button type="button" className="button" onClick={() => setCustomizing(true)}>
+          <button type="button" className="consent__more consent__link" onClick={onCustomize}>
             {t('consent-customize', 'Choose')}
           </button>
         )}
