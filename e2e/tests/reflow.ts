@@ -55,7 +55,7 @@ export function clippedTexts(page: Page): Promise<string[]> {
       if (parent.closest('[aria-hidden="true"], [inert], script, style, template, noscript')) continue;
       const range = document.createRange();
       range.selectNodeContents(node);
-      const rects = [...range.getClientRects()].filter((r) => r.width > 0 && r.height > 0);
+      const rects = Array.from(range.getClientRects()).filter((r) => r.width > 0 && r.height > 0);
       if (rects.length === 0) continue;
       // A visually hidden helper: its box is 1 px and clips on purpose.
       let hidden = false;
