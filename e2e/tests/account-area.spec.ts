@@ -135,13 +135,14 @@ test('an IBAN shows in groups of four ending with its last four, never broken in
   page,
 }) => {
   await page.setViewportSize({ width: 320, height: 700 });
-  await openSignedIn(page, 'demo.es@example.com');
+  // A German IBAN has 22 characters: counted from its start, the last group holds two.
+  await openSignedIn(page, 'demo.de@example.com');
   const api = await customerApi(page);
   const profiles = await api.get<PaymentProfilesResponse>(apiPaths.paymentProfiles);
   const sepa = profiles.body.body.paymentProfiles.find((profile) => profile.type === 'SEPA');
   const iban = sepa!.type === 'SEPA' ? sepa!.maskedIban.replace(/\s/g, '') : '';
-  await page.goto(routes.account.payment.build('ES', 'es'));
-  const shown = page.locator('p', { hasText: iban.slice(-4) });
+  await page.goto(routes.account.payment.build('DE', 'de'));
+  const shown = page.locator('p', { hasText: /\*{4}/ });
   await expect(shown).toBeVisible();
   // Each visible group of characters, with the lines its characters sit on.
   const groups = await shown.evaluate((element) => {

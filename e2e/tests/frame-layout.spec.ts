@@ -62,27 +62,32 @@ test.describe('focus rings stand out (WCAG 1.4.11) and nothing covers the focus 
     for (const [side, ratio] of Object.entries(contrasts)) expect(ratio, `${side} side`).toBeGreaterThanOrEqual(3);
   });
 
-  test('a toast: its close button ring on the toast, and it does not cover the focused carousel buttons', async ({
-    page,
-  }) => {
-    const email = 'demo.de@example.com';
+  /** Opens the account home and makes an error toast: saving the language fails once (nothing changes). */
+  async function withToast(page: Page) {
     const de = texts('de');
     const en = texts('en');
-    await exclusively(email, async () => {
-      await openSignedIn(page, email);
-      // Saving the language fails once: an error toast, the customer's saved language unchanged.
-      await injectFault(page, { pathPrefix: apiPaths.personalData, method: 'POST', status: 400, times: 1 });
-      await page.getByRole('combobox', { name: de['language-label'] }).selectOption('en');
-      const toast = page.getByRole('status').filter({ hasText: en['language-save-failed']! });
-      await expect(toast).toBeVisible();
+    await openSignedIn(page, 'demo.de@example.com');
+    await injectFault(page, { pathPrefix: apiPaths.personalData, method: 'POST', status: 400, times: 1 });
+    await page.getByRole('combobox', { name: de['language-label'] }).selectOption('en');
+    const toast = page.getByRole('status').filter({ hasText: en['language-save-failed']! });
+    await expect(toast).toBeVisible();
+    return { toast, en };
+  }
 
-      // The close button, reached by keyboard.
+  test('a toast\'s close button: its ring against the toast', async ({ page }) => {
+    await exclusively('demo.de@example.com', async () => {
+      const { toast, en } = await withToast(page);
       const close = toast.getByRole('button', { name: en['toast-dismiss'] });
       await close.focus();
       await expect(close).toBeFocused();
       const contrasts = await focusRingContrasts(close);
       for (const [side, ratio] of Object.entries(contrasts)) expect(ratio, `${side} side`).toBeGreaterThanOrEqual(3);
+    });
+  });
 
+  test('a toast does not cover the focused carousel button on the tier overview', async ({ page }) => {
+    await exclusively('demo.de@example.com', async () => {
+      const { toast, en } = await withToast(page);
       // The toast stays for a few seconds; on the tier overview a carousel button takes the focus
       // while the page is scrolled so that it is under the toast.
       await page.evaluate((address) => {
