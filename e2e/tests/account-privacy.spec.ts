@@ -89,14 +89,17 @@ test('leaving the loyalty programme asks first, and Undo brings the membership b
       return list.body.data.find((consent) => consent.slug === LOYALTY_CORE_CONSENT)?.granted;
     };
     // A member to begin with (another spec may have left the programme with this customer).
-    expect((await api.patch(coreConsent, { legalEntityId: api.legalEntityId, granted: true })).status).toBe(200);
+    expect((await api.patch(coreConsent, { legalEntityId: api.legalEntityId, granted: true })).status).toBe(
+      200,
+    );
     await page.goto(routes.account.privacy.build(who.country, who.language));
     const title = consentTitle(who.language, LOYALTY_CORE_CONSENT);
     const membership = page.getByRole('switch', { name: title, exact: true });
     await expect(membership).toBeChecked();
     const patches: string[] = [];
     page.on('request', (request) => {
-      if (request.method() === 'PATCH' && request.url().includes(LOYALTY_CORE_CONSENT)) patches.push(request.url());
+      if (request.method() === 'PATCH' && request.url().includes(LOYALTY_CORE_CONSENT))
+        patches.push(request.url());
     });
 
     // By keyboard: Space asks; the question says what is lost, and the safe answer has the focus.
@@ -104,7 +107,11 @@ test('leaving the loyalty programme asks first, and Undo brings the membership b
     await page.keyboard.press('Space');
     const dialog = page.getByRole('dialog', { name: t['privacy-loyalty-leave-title'] });
     await expect(dialog).toBeVisible();
-    for (const key of ['privacy-loyalty-leave-earn', 'privacy-loyalty-leave-hidden', 'privacy-loyalty-leave-points']) {
+    for (const key of [
+      'privacy-loyalty-leave-earn',
+      'privacy-loyalty-leave-hidden',
+      'privacy-loyalty-leave-points',
+    ]) {
       await expect(dialog).toContainText(t[key]!);
     }
     await expect(dialog.getByRole('button', { name: t['privacy-loyalty-leave-cancel'] })).toBeFocused();

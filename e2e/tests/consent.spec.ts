@@ -401,7 +401,10 @@ test('with the banner open, nothing the keyboard focuses is under it', async ({ 
       if (!focused || banner.contains(focused)) return null;
       const box = focused.getBoundingClientRect();
       const top = banner.getBoundingClientRect().top;
-      return { name: `${focused.tagName} ${focused.textContent?.trim().slice(0, 40)}`, under: box.bottom > top };
+      return {
+        name: `${focused.tagName} ${focused.textContent?.trim().slice(0, 40)}`,
+        under: box.bottom > top,
+      };
     });
     if (!where) break;
     if (where.under) covered.push(where.name);

@@ -10,7 +10,7 @@ export async function pixelAt(page: Page, x: number, y: number): Promise<Rgb> {
   // single first-row pixel leaves its bytes as they are).
   const chunks: Buffer[] = [];
   let colourType = 2;
-  for (let offset = 8; offset < png.length; ) {
+  for (let offset = 8; offset < png.length;) {
     const length = png.readUInt32BE(offset);
     const type = png.toString('ascii', offset + 4, offset + 8);
     if (type === 'IHDR') colourType = png[offset + 8 + 9]!;

@@ -1,6 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
 import { apiPaths, languages } from '@roadpass/contracts';
-import { routes } from '../../apps/web/src/config/routes.js';
 import { focusRingContrasts } from './contrast.js';
 import { exclusively, injectFault, loyaltyUrl, openLoyalty, openSignedIn, texts } from './support.js';
 
@@ -21,7 +20,9 @@ const readers: Record<string, { email: string; country: string }> = {
 /** The top bar's rows: how many distinct lines its brand and controls sit on, and its height. */
 async function topBarRows(page: Page): Promise<{ rows: number; height: number }> {
   return page.locator('.top-bar').evaluate((bar) => {
-    const controls = Array.from(bar.querySelectorAll('a, button')).map((element) => element.getBoundingClientRect());
+    const controls = Array.from(bar.querySelectorAll('a, button')).map((element) =>
+      element.getBoundingClientRect(),
+    );
     const centres = new Set(controls.map((box) => Math.round((box.top + box.bottom) / 2)));
     return { rows: centres.size, height: bar.getBoundingClientRect().height };
   });
@@ -59,7 +60,8 @@ test.describe('focus rings stand out (WCAG 1.4.11) and nothing covers the focus 
     const skip = page.getByRole('link', { name: t['skip-to-content'] });
     await expect(skip).toBeFocused();
     const contrasts = await focusRingContrasts(skip);
-    for (const [side, ratio] of Object.entries(contrasts)) expect(ratio, `${side} side`).toBeGreaterThanOrEqual(3);
+    for (const [side, ratio] of Object.entries(contrasts))
+      expect(ratio, `${side} side`).toBeGreaterThanOrEqual(3);
   });
 
   /** Opens the account home and makes an error toast: saving the language fails once (nothing changes). */
@@ -74,14 +76,15 @@ test.describe('focus rings stand out (WCAG 1.4.11) and nothing covers the focus 
     return { toast, en };
   }
 
-  test('a toast\'s close button: its ring against the toast', async ({ page }) => {
+  test("a toast's close button: its ring against the toast", async ({ page }) => {
     await exclusively('demo.de@example.com', async () => {
       const { toast, en } = await withToast(page);
       const close = toast.getByRole('button', { name: en['toast-dismiss'] });
       await close.focus();
       await expect(close).toBeFocused();
       const contrasts = await focusRingContrasts(close);
-      for (const [side, ratio] of Object.entries(contrasts)) expect(ratio, `${side} side`).toBeGreaterThanOrEqual(3);
+      for (const [side, ratio] of Object.entries(contrasts))
+        expect(ratio, `${side} side`).toBeGreaterThanOrEqual(3);
     });
   });
 

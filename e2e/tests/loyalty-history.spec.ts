@@ -127,4 +127,3 @@ test.describe('history rows keep their text whole', () => {
     });
   }
 });
-

@@ -70,11 +70,17 @@ export function clippedTexts(page: Page): Promise<string[]> {
       const label = `"${text.slice(0, 60)}" in <${parent.tagName.toLowerCase()} class="${parent.className}">`;
       for (const rect of rects) {
         if (rect.left < -0.5 || rect.right > viewportWidth + 0.5) {
-          problems.push(`${label} reaches past the viewport (${Math.round(rect.left)}–${Math.round(rect.right)} of ${viewportWidth})`);
+          problems.push(
+            `${label} reaches past the viewport (${Math.round(rect.left)}–${Math.round(rect.right)} of ${viewportWidth})`,
+          );
           break;
         }
         let cut = '';
-        for (let element: Element | null = parent; element && element !== document.body; element = element.parentElement) {
+        for (
+          let element: Element | null = parent;
+          element && element !== document.body;
+          element = element.parentElement
+        ) {
           const clip = clips(element);
           if (!clip.x && !clip.y) continue;
           const box = element.getBoundingClientRect();

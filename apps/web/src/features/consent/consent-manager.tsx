@@ -45,7 +45,6 @@ export default function ConsentManager({
   settingsRequest,
   startSearch = window.location.search,
 }: Props) {
-  const { t } = useTranslation();
   const trackingOptOut = useAppStore((s) => s.trackingOptOut);
   const setErrorReportingAllowed = useAppStore((s) => s.setErrorReportingAllowed);
   const [choice, setChoice] = useState<ConsentChoice | null>(() => storedChoice(startSearch));
