@@ -21,11 +21,12 @@ export function useCoveredArea(
       else root.style.setProperty(property, `${Math.ceil(length)}px`);
     };
     update();
-    const observer = new ResizeObserver(update);
-    observer.observe(element);
+    // Without ResizeObserver (old browsers, jsdom) the length is read at mount and on window resizes.
+    const observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(update);
+    observer?.observe(element);
     window.addEventListener('resize', update);
     return () => {
-      observer.disconnect();
+      observer?.disconnect();
       window.removeEventListener('resize', update);
       root.style.removeProperty(property);
     };
