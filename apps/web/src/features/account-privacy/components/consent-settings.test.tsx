@@ -262,7 +262,9 @@ describe('consent settings', () => {
     await events.click(await consentSwitch('Loyalty programme'));
     // Leaving asks first (issue 17 #10).
     const dialog = await screen.findByRole('dialog', { name: english['privacy-loyalty-leave-title'] });
-    await events.click(within(dialog).getByRole('button', { name: english['privacy-loyalty-leave-confirm'] }));
+    await events.click(
+      within(dialog).getByRole('button', { name: english['privacy-loyalty-leave-confirm'] }),
+    );
     await screen.findByText('“Loyalty programme” is now off.');
     expect(queryClient.getQueryData(loyaltyKeys.tierDetails(user.uuid))).toBeUndefined();
     expect(queryClient.getQueryData(loyaltyKeys.partnerCode(user.uuid, 'reward'))).toBeUndefined();
