@@ -1,10 +1,10 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
-import { apiPaths, appPaths } from '@roadpass/contracts';
+import { apiPaths, appPaths, type PaymentProfilesResponse } from '@roadpass/contracts';
 import { routes } from '../../apps/web/src/config/routes.js';
 import { newestLinkPath, newestPin } from './outbox.js';
 import { PIN_MAX_ATTEMPTS } from '../../apps/server/src/modules/mobile/mobile-service.js';
-import { fill, openSignedIn, texts } from './support.js';
+import { customerApi, fill, openSignedIn, texts } from './support.js';
 
 // Issue 8, the account area in the browser, against the real server. Each project (phone, desktop)
 // uses customers of its own, so the two never share a PIN or an unsubscribe link.
@@ -143,6 +143,52 @@ test('the payment methods show as cards with a way to manage them', async ({ pag
   );
   await page.getByRole('link', { name: t['account-back'] }).click();
   await expect(page).toHaveURL(appPaths.accountHome('IT', 'it'));
+});
+
+// Issue 17, finding 17: an IBAN wrapped as "**30 / 00", its last four split. In groups of four that end
+// with the last four, and a line breaks between groups only.
+test('an IBAN shows in groups of four ending with its last four, never broken inside a group', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 320, height: 700 });
+  // A German IBAN has 22 characters: counted from its start, the last group holds two.
+  await openSignedIn(page, 'demo.de@example.com');
+  const api = await customerApi(page);
+  const profiles = await api.get<PaymentProfilesResponse>(apiPaths.paymentProfiles);
+  const sepa = profiles.body.body.paymentProfiles.find((profile) => profile.type === 'SEPA');
+  const iban = sepa!.type === 'SEPA' ? sepa!.maskedIban.replace(/\s/g, '') : '';
+  await page.goto(routes.account.payment.build('DE', 'de'));
+  const shown = page.locator('p', { hasText: /\*{4}/ });
+  await expect(shown).toBeVisible();
+  // Each visible group of characters, with the lines its characters sit on.
+  const groups = await shown.evaluate((element) => {
+    const found: { text: string; lines: Set<number> }[] = [];
+    let current: { text: string; lines: Set<number> } | null = null;
+    const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (node.parentElement!.getBoundingClientRect().width <= 1) continue; // the visually hidden label
+      for (let index = 0; index < node.textContent!.length; index++) {
+        const character = node.textContent![index]!;
+        if (/\s/.test(character)) {
+          current = null;
+          continue;
+        }
+        const range = document.createRange();
+        range.setStart(node, index);
+        range.setEnd(node, index + 1);
+        if (!current) found.push((current = { text: '', lines: new Set() }));
+        current.text += character;
+        current.lines.add(Math.round(range.getBoundingClientRect().top));
+      }
+    }
+    return found.map((group) => ({ text: group.text, lines: group.lines.size }));
+  });
+  expect(groups.map((group) => group.text).join('')).toBe(iban);
+  expect(groups.at(-1)!.text).toBe(iban.slice(-4));
+  for (const group of groups) {
+    expect(group.text.length).toBeLessThanOrEqual(4);
+    expect(group.lines, `"${group.text}" on one line`).toBe(1);
+  }
 });
 
 test('the newsletter switch on the privacy page persists after a reload', async ({ page }, testInfo) => {

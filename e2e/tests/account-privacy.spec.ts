@@ -1,8 +1,8 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { LOYALTY_CORE_CONSENT } from '@roadpass/contracts';
+import { apiPaths, LOYALTY_CORE_CONSENT } from '@roadpass/contracts';
 import { routes } from '../../apps/web/src/config/routes.js';
-import { consentTitle, exclusively, fill, openSignedIn, texts } from './support.js';
+import { consentTitle, customerApi, exclusively, fill, openSignedIn, texts } from './support.js';
 
 // The consents on the privacy page, against the real server. Each project changes a consent of its own
 // customer that no other spec reads or changes, and turns it back at the end.
@@ -67,6 +67,76 @@ test('a consent switch on the privacy page saves at once, is kept after a reload
     ).toBeVisible();
     await page.reload();
     await expect(page.getByRole('switch', { name: title, exact: true })).toBeChecked({ checked: before });
+  });
+});
+
+// Issue 17, finding 10: leaving the loyalty programme took one tap. It asks first, saying what is lost;
+// Escape keeps the membership; going ahead leaves, with the usual Undo.
+test('leaving the loyalty programme asks first, and Undo brings the membership back', async ({
+  page,
+}, testInfo) => {
+  // Members whose membership no other spec relies on meanwhile (loyalty-join leaves with them too).
+  const who =
+    testInfo.project.name === 'phone'
+      ? { email: 'demo.at@example.com', country: 'AT', language: 'de' }
+      : { email: 'demo.fr@example.com', country: 'FR', language: 'fr' };
+  await exclusively(who.email, async () => {
+    const t = texts(who.language);
+    await openSignedIn(page, who.email);
+    const api = await customerApi(page);
+    const coreConsent = apiPaths.customerConsent(api.uuid, LOYALTY_CORE_CONSENT);
+    const member = async () => {
+      const list = await api.get<{ data: { slug: string; granted: boolean }[] }>(
+        apiPaths.customerConsents(api.uuid),
+      );
+      return list.body.data.find((consent) => consent.slug === LOYALTY_CORE_CONSENT)?.granted;
+    };
+    // A member to begin with (another spec may have left the programme with this customer).
+    expect((await api.patch(coreConsent, { legalEntityId: api.legalEntityId, granted: true })).status).toBe(
+      200,
+    );
+    await page.goto(routes.account.privacy.build(who.country, who.language));
+    const title = consentTitle(who.language, LOYALTY_CORE_CONSENT);
+    const membership = page.getByRole('switch', { name: title, exact: true });
+    await expect(membership).toBeChecked();
+    const patches: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'PATCH' && request.url().includes(LOYALTY_CORE_CONSENT))
+        patches.push(request.url());
+    });
+
+    // By keyboard: Space asks; the question says what is lost, and the safe answer has the focus.
+    await membership.focus();
+    await page.keyboard.press('Space');
+    const dialog = page.getByRole('dialog', { name: t['privacy-loyalty-leave-title'] });
+    await expect(dialog).toBeVisible();
+    for (const key of [
+      'privacy-loyalty-leave-earn',
+      'privacy-loyalty-leave-hidden',
+      'privacy-loyalty-leave-points',
+    ]) {
+      await expect(dialog).toContainText(t[key]!);
+    }
+    await expect(dialog.getByRole('button', { name: t['privacy-loyalty-leave-cancel'] })).toBeFocused();
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+    await expect(membership).toBeChecked();
+    await expect(membership).toBeFocused();
+    expect(patches).toEqual([]);
+
+    // Going ahead leaves at once, with an Undo beside the switch.
+    await membership.click();
+    await dialog.getByRole('button', { name: t['privacy-loyalty-leave-confirm'] }).click();
+    await expect(dialog).toBeHidden();
+    await expect(membership).not.toBeChecked();
+    await expect(page.getByText(fill(t['privacy-consent-off'], { title }))).toBeVisible();
+    expect(patches).toHaveLength(1);
+    await expect.poll(member).toBe(false);
+
+    await page.getByRole('button', { name: t['privacy-consent-undo'] }).click();
+    await expect(membership).toBeChecked();
+    await expect(page.getByText(fill(t['privacy-consent-on'], { title }))).toBeVisible();
+    await expect.poll(member).toBe(true);
   });
 });
 

@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page, type Request } from '@playwright/test';
 import { apiPaths, appPaths } from '@roadpass/contracts';
-import { loyaltyUrl, texts } from './support';
+import { loyaltyUrl, signInOnLoginPage, texts } from './support';
 
 // This spec starts without a consent choice (the others start with everything denied).
 test.use({ storageState: { cookies: [], origins: [] } });
@@ -350,4 +350,83 @@ test('with error reporting denied there is no "Report a Bug"', async ({ page }) 
   await page.waitForTimeout(1000);
   await expect(reportBug(page)).toHaveCount(0);
   expect(seen.sdkChunk).toEqual([]);
+});
+
+// Issue 17, finding 12: the banner looked like a debug box (2 px black frame, square corners, 60 % of
+// a phone screen, a button alone on its row in Italian, "(a tag manager)" in its text).
+test.describe('the banner is a card of the product at 390 × 844', () => {
+  for (const language of ['nl', 'de', 'fr', 'it', 'es', 'hu', 'da', 'en']) {
+    test(`in ${language}: at most 40 % of the screen, in line with the content, in plain words`, async ({
+      page,
+    }) => {
+      const t = texts(language);
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.goto(loyaltyUrl('/demo', language));
+      const region = page.getByRole('region', { name: t['consent-banner-title'] });
+      await expect(region).toBeVisible();
+      const look = await region.evaluate((banner) => {
+        const style = getComputedStyle(banner);
+        const box = banner.getBoundingClientRect();
+        const main = document.querySelector('main')!;
+        const mainStyle = getComputedStyle(main);
+        const mainBox = main.getBoundingClientRect();
+        const buttons = Array.from(banner.querySelectorAll('button')).map((b) => b.getBoundingClientRect());
+        return {
+          height: box.height,
+          wholeWithoutScrolling: banner.scrollHeight <= banner.clientHeight,
+          left: Math.round(box.left),
+          right: Math.round(box.right),
+          contentLeft: Math.round(mainBox.left + parseFloat(mainStyle.paddingLeft)),
+          contentRight: Math.round(mainBox.right - parseFloat(mainStyle.paddingRight)),
+          rounded: parseFloat(style.borderTopLeftRadius) >= 8,
+          frame: parseFloat(style.borderTopWidth),
+          // Accept all and Deny all share one row.
+          firstTwoInOneRow: Math.round(buttons[0]!.top) === Math.round(buttons[1]!.top),
+        };
+      });
+      expect(look.height).toBeLessThanOrEqual(0.4 * 844);
+      expect(look.wholeWithoutScrolling).toBe(true);
+      expect(look).toMatchObject({
+        left: look.contentLeft,
+        right: look.contentRight,
+        rounded: true,
+        frame: 0,
+        firstTwoInOneRow: true,
+      });
+      await expect(region).not.toContainText(/tag[- ]?manager|balises|címkekezel|\(/i);
+    });
+  }
+});
+
+// Issue 17, finding 21: with the banner open, Tab stopped on links hidden under it (WCAG 2.4.11).
+test('with the banner open, nothing the keyboard focuses is under it', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/');
+  await signInOnLoginPage(page, 'demo.it@example.com');
+  const it = texts('it');
+  const region = page.getByRole('region', { name: it['consent-banner-title'] });
+  await expect(region).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  // From the start of the page through every control of the page and its footer, up to the banner.
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.locator('main').focus();
+  const covered: string[] = [];
+  for (let step = 0; step < 60; step++) {
+    await page.keyboard.press('Tab');
+    const where = await page.evaluate(() => {
+      const focused = document.activeElement as HTMLElement | null;
+      const banner = document.querySelector('.consent')!;
+      if (!focused || banner.contains(focused)) return null;
+      const box = focused.getBoundingClientRect();
+      const top = banner.getBoundingClientRect().top;
+      return {
+        name: `${focused.tagName} ${focused.textContent?.trim().slice(0, 40)}`,
+        under: box.bottom > top,
+      };
+    });
+    if (!where) break;
+    if (where.under) covered.push(where.name);
+  }
+  expect(covered).toEqual([]);
+  await expect(region).toBeVisible();
 });

@@ -1,5 +1,6 @@
 import { apiPaths, HISTORY_PAGE_SIZE, type LoyaltyHistoryPage } from '@roadpass/contracts';
 import { expect, test } from '@playwright/test';
+import { applyTextSpacing, clippedTexts, scrollsSideways } from './reflow.js';
 import { customerApi, fill, loyaltyAddress, openLoyalty, texts } from './support.js';
 
 // demo.de@example.com is read here only: 250 history entries, i.e. pages of 100, 100 and 50.
@@ -100,4 +101,29 @@ test.describe('the points history', () => {
       expect(box.height).toBeLessThan(24);
     }
   });
+});
+
+// Issue 17, finding 19: a row's "points expire on …" line was cut off at 320 px (German, English,
+// Hungarian) and at 390 px with the WCAG 1.4.12 text spacing.
+test.describe('history rows keep their text whole', () => {
+  for (const [language, reader, locale] of [
+    ['de', 'demo.de@example.com', undefined],
+    ['en', 'demo.de@example.com', 'en'],
+    ['hu', 'demo.hu@example.com', undefined],
+  ] as const) {
+    test(`in ${language} at 320 px, and at 390 px with text spacing`, async ({ page }) => {
+      const t = texts(language);
+      await openLoyalty(page, reader, '/history', locale);
+      const expiry = fill(t['loyalty-history-expires'], { date: '' }).trim();
+      await expect(page.getByText(expiry).first()).toBeVisible();
+      await page.setViewportSize({ width: 320, height: 700 });
+      // The list measures its rows again after the resize.
+      await expect.poll(() => clippedTexts(page)).toEqual([]);
+      expect(await scrollsSideways(page)).toBe(false);
+      await page.setViewportSize({ width: 390, height: 844 });
+      await applyTextSpacing(page);
+      await expect.poll(() => clippedTexts(page)).toEqual([]);
+      expect(await scrollsSideways(page)).toBe(false);
+    });
+  }
 });

@@ -1,5 +1,6 @@
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { useTranslation } from '@/lib/i18n/use-translation';
+import { useCoveredArea } from '@/lib/layout/use-covered-area';
 import { useAppStore, type Toast } from '@/lib/state/app-store';
 
 /** Spec §9: a toast with autoClose removes itself after 5 seconds. */
@@ -30,11 +31,17 @@ function ToastItem({ toast }: { toast: Toast }) {
   );
 }
 
+/** Where the toasts end, with a gap: what Tab scrolls into view stops below them (WCAG 2.4.11). */
+const toastsBottom = (stack: HTMLElement) =>
+  stack.childElementCount > 0 ? stack.getBoundingClientRect().bottom + 8 : null;
+
 export function Toasts() {
   const { t } = useTranslation();
   const toasts = useAppStore((state) => state.toasts);
+  const stack = useRef<HTMLElement>(null);
+  useCoveredArea(stack, '--toasts-bottom', toastsBottom);
   return (
-    <section className="toasts" aria-label={t('notifications-label', 'Notifications')}>
+    <section ref={stack} className="toasts" aria-label={t('notifications-label', 'Notifications')}>
       {toasts.map((toast) => (
         <ToastItem key={toast.id} toast={toast} />
       ))}

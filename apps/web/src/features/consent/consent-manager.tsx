@@ -1,10 +1,11 @@
-import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from '@/lib/i18n/use-translation';
 import type { RuntimeConfig } from '@roadpass/contracts';
 import { SwitchField } from '@/components/form/switch-field';
 import { serverErrorHelper, type HttpClient } from '@/lib/http';
 import { setFeedbackSender } from '@/lib/errors/feedback-sender';
 import { reportError, setErrorReportSink } from '@/lib/errors/report-error';
+import { useCoveredArea } from '@/lib/layout/use-covered-area';
 import { useAppStore } from '@/lib/state/app-store';
 import {
   allConsent,
@@ -45,7 +46,6 @@ export default function ConsentManager({
   settingsRequest,
   startSearch = window.location.search,
 }: Props) {
-  const { t } = useTranslation();
   const trackingOptOut = useAppStore((s) => s.trackingOptOut);
   const setErrorReportingAllowed = useAppStore((s) => s.setErrorReportingAllowed);
   const [choice, setChoice] = useState<ConsentChoice | null>(() => storedChoice(startSearch));
@@ -53,8 +53,6 @@ export default function ConsentManager({
   const [customizing, setCustomizing] = useState(false);
   const [draft, setDraft] = useState<ConsentChoice>(choice ?? noConsent);
   const effective = useRef(effectiveConsent(choice, trackingOptOut));
-  const titleId = useId();
-  const panel = useRef<HTMLElement>(null);
 
   // The consent services, read again whenever the effective consent changes.
   const apply = useCallback(
@@ -107,12 +105,12 @@ export default function ConsentManager({
 
   // Where the focus goes back after the choice: the control that opened the banner ("Privacy
   // settings"), or the page's main content when the banner opened by itself. Never the page itself.
+  // A layout effect: it runs before the banner's own effect moves the focus into the banner.
   const returnFocus = useRef<HTMLElement | null>(null);
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (!open) return;
     const active = document.activeElement;
     returnFocus.current = active instanceof HTMLElement && active !== document.body ? active : null;
-    panel.current?.focus();
   }, [open]);
   const focusAfterChoice = () => {
     const back = returnFocus.current?.isConnected ? returnFocus.current : document.getElementById('main');
@@ -137,7 +135,52 @@ export default function ConsentManager({
 
   if (!open) return null;
   return (
-    <section ref={panel} className="consent" role="region" aria-labelledby={titleId} tabIndex={-1}>
+    <ConsentBanner
+      customizing={customizing}
+      trackingOptOut={trackingOptOut}
+      draft={draft}
+      onDraft={setDraft}
+      onCustomize={() => setCustomizing(true)}
+      onDecide={decide}
+    />
+  );
+}
+
+interface BannerProps {
+  customizing: boolean;
+  trackingOptOut: boolean;
+  draft: ConsentChoice;
+  onDraft(draft: ConsentChoice): void;
+  onCustomize(): void;
+  onDecide(choice: ConsentChoice): void;
+}
+
+/** How much of the viewport the banner covers, from its top edge down. */
+const coveredByBanner = (banner: HTMLElement) => window.innerHeight - banner.getBoundingClientRect().top;
+
+/**
+ * The banner: a card like the page's own, in line with the content, at the bottom of the screen. It is
+ * not modal (the page stays usable), so what it covers is published for the shell's scroll padding:
+ * Tab never leaves the focus on a link under it (WCAG 2.4.11).
+ */
+function ConsentBanner({ customizing, trackingOptOut, draft, onDraft, onCustomize, onDecide }: BannerProps) {
+  const { t } = useTranslation();
+  const titleId = useId();
+  const panel = useRef<HTMLElement>(null);
+  useCoveredArea(panel, '--consent-height', coveredByBanner);
+
+  useEffect(() => {
+    panel.current?.focus();
+  }, []);
+
+  return (
+    <section
+      ref={panel}
+      className={customizing ? 'consent consent--customizing' : 'consent'}
+      role="region"
+      aria-labelledby={titleId}
+      tabIndex={-1}
+    >
       <h2 id={titleId} className="consent__title">
         {t('consent-banner-title', 'Your privacy choices')}
       </h2>
@@ -158,30 +201,35 @@ export default function ConsentManager({
             name="analytics"
             label={t('consent-analytics', 'Analytics')}
             checked={draft.analytics}
-            onChange={(analytics) => setDraft({ ...draft, analytics })}
+            onChange={(analytics) => onDraft({ ...draft, analytics })}
           />
           <SwitchField
             id={`${titleId}-error-reporting`}
             name="errorReporting"
             label={t('consent-error-reporting', 'Error reporting')}
             checked={draft.errorReporting}
-            onChange={(errorReporting) => setDraft({ ...draft, errorReporting })}
+            onChange={(errorReporting) => onDraft({ ...draft, errorReporting })}
           />
         </fieldset>
       )}
+      {/* Accepting and refusing weigh the same; choosing per category is the quieter third way. */}
       <div className="consent__actions">
-        <button type="button" className="button button--primary" onClick={() => decide(allConsent)}>
+        <button type="button" className="button button--primary" onClick={() => onDecide(allConsent)}>
           {t('consent-accept-all', 'Accept all')}
         </button>
-        <button type="button" className="button button--primary" onClick={() => decide(noConsent)}>
+        <button type="button" className="button button--primary" onClick={() => onDecide(noConsent)}>
           {t('consent-deny-all', 'Deny all')}
         </button>
         {customizing ? (
-          <button type="button" className="button" onClick={() => decide(draft)}>
+          <button
+            type="button"
+            className="button button--secondary consent__more"
+            onClick={() => onDecide(draft)}
+          >
             {t('consent-save', 'Save choices')}
           </button>
         ) : (
-          <button type="button" className="button" onClick={() => setCustomizing(true)}>
+          <button type="button" className="consent__more consent__link" onClick={onCustomize}>
             {t('consent-customize', 'Choose')}
           </button>
         )}

@@ -53,7 +53,8 @@ describe('payment methods page', () => {
     const items = await screen.findAllByRole('listitem');
     expect(items).toHaveLength(3);
     expect(items[0]).toHaveTextContent('SEPA direct debit');
-    expect(items[0]).toHaveTextContent('DE** **** **** **** **12 34');
+    // In groups of four that end with the last four (issue 17 #17).
+    expect(items[0]).toHaveTextContent('DE **** **** **** **** 1234');
     expect(within(items[0]!).getByText('Default')).toBeVisible();
     expect(items[1]).toHaveTextContent('Visa ending in 4242');
     expect(items[1]).toHaveTextContent('Expired 03/2025');

@@ -1,9 +1,11 @@
+import { Fragment } from 'react';
 import { useTranslation } from '@/lib/i18n/use-translation';
 import { useQuery } from '@tanstack/react-query';
 import { appPaths, type PaymentProfile } from '@roadpass/contracts';
 import { Spinner } from '@/components/spinner';
 import { useHttp } from '@/lib/http';
 import { paymentProfilesQuery } from '../api/get-payment-profiles';
+import { ibanGroups } from '../iban-groups';
 import { BrandMark, brandOf } from './brand-mark';
 import './payment-list.css';
 
@@ -60,7 +62,12 @@ export function PaymentList({ today = new Date() }: { today?: Date }) {
                   {profile.type === 'SEPA' && (
                     <p className="payment-card__iban">
                       <span className="visually-hidden">{t('payment-iban')} </span>
-                      {profile.maskedIban}
+                      {ibanGroups(profile.maskedIban).map((group, index) => (
+                        <Fragment key={index}>
+                          {index > 0 && ' '}
+                          <span className="payment-card__iban-group">{group}</span>
+                        </Fragment>
+                      ))}
                     </p>
                   )}
                   {profile.type === 'CARD' && (

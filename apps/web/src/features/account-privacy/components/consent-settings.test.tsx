@@ -258,7 +258,13 @@ describe('consent settings', () => {
     const { queryClient } = renderConsents();
     queryClient.setQueryData(loyaltyKeys.tierDetails(user.uuid), { points: 1 });
     queryClient.setQueryData(loyaltyKeys.partnerCode(user.uuid, 'reward'), { code: 'X' });
-    await userEvent.setup().click(await consentSwitch('Loyalty programme'));
+    const events = userEvent.setup();
+    await events.click(await consentSwitch('Loyalty programme'));
+    // Leaving asks first (issue 17 #10).
+    const dialog = await screen.findByRole('dialog', { name: english['privacy-loyalty-leave-title'] });
+    await events.click(
+      within(dialog).getByRole('button', { name: english['privacy-loyalty-leave-confirm'] }),
+    );
     await screen.findByText('“Loyalty programme” is now off.');
     expect(queryClient.getQueryData(loyaltyKeys.tierDetails(user.uuid))).toBeUndefined();
     expect(queryClient.getQueryData(loyaltyKeys.partnerCode(user.uuid, 'reward'))).toBeUndefined();

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from '@/lib/i18n/use-translation';
 import { useQuery } from '@tanstack/react-query';
 import { LOYALTY_PROCESS_ID, type ConsentDefinition, type SessionUser } from '@roadpass/contracts';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 import { Spinner } from '@/components/spinner';
 import { useHttp } from '@/lib/http';
 import { useAppStore } from '@/lib/state/app-store';
@@ -20,9 +21,13 @@ export const UNDO_MS = 10_000;
  * server, granting it starts one.
  */
 function noteFor(definition: ConsentDefinition, granted: boolean): string | undefined {
-  if (!definition.required || !definition.processes.includes(LOYALTY_PROCESS_ID)) return undefined;
+  if (!endsMembership(definition)) return undefined;
   return granted ? 'privacy-loyalty-core-leave' : 'privacy-loyalty-core-join';
 }
+
+/** Withdrawing this consent ends the loyalty membership: the one change that is asked about first. */
+const endsMembership = (definition: ConsentDefinition) =>
+  definition.required && definition.processes.includes(LOYALTY_PROCESS_ID);
 
 /**
  * Every consent of the customer's legal entity that the customer may edit, in the app's language, as
@@ -57,6 +62,14 @@ export function ConsentSettings({ user }: { user: SessionUser }) {
       }),
   });
   const saving = useSavingConsents(user.uuid);
+  // Leaving the programme asks first (what the customer loses), then saves with the usual Undo.
+  const [leaving, setLeaving] = useState<string | null>(null);
+  const closeLeaving = () => {
+    const slug = leaving;
+    setLeaving(null);
+    // Back on the switch once the dialog has closed (a modal dialog keeps the focus until then).
+    if (slug) requestAnimationFrame(() => document.getElementById(consentSwitchId(slug))?.focus());
+  };
 
   // The Undo goes after a while, but never from under the keyboard: while focused it waits.
   useEffect(() => {
@@ -124,7 +137,10 @@ export function ConsentSettings({ user }: { user: SessionUser }) {
               note={note && t(note)}
               feedback={feedback?.slug === definition.slug ? feedback : undefined}
               undoRef={undoRef}
-              onToggle={(next) => change(definition.slug, next)}
+              onToggle={(next) => {
+                if (!next && endsMembership(definition)) setLeaving(definition.slug);
+                else change(definition.slug, next);
+              }}
               onUndo={() => {
                 if (!feedback) return;
                 // The Undo button goes away: the switch it belongs to takes the focus.
@@ -145,6 +161,25 @@ export function ConsentSettings({ user }: { user: SessionUser }) {
       </h2>
       <p className="privacy__text privacy__intro">{t('privacy-consents-intro')}</p>
       {body}
+      <ConfirmDialog
+        open={leaving !== null}
+        title={t('privacy-loyalty-leave-title')}
+        confirmLabel={t('privacy-loyalty-leave-confirm')}
+        cancelLabel={t('privacy-loyalty-leave-cancel')}
+        onConfirm={() => {
+          if (leaving) change(leaving, false);
+          closeLeaving();
+        }}
+        onCancel={closeLeaving}
+      >
+        <p>{t('privacy-loyalty-leave-intro')}</p>
+        <ul>
+          <li>{t('privacy-loyalty-leave-earn')}</li>
+          <li>{t('privacy-loyalty-leave-hidden')}</li>
+          <li>{t('privacy-loyalty-leave-points')}</li>
+        </ul>
+        <p>{t('privacy-loyalty-leave-rejoin')}</p>
+      </ConfirmDialog>
     </section>
   );
 }

@@ -28,7 +28,25 @@ export function SignOutButton({
       aria-busy={busy}
       onClick={signOut}
     >
-      {t('sign-out', 'Sign out')}
+      {compact ? (
+        <>
+          {/* On a phone the bar shows the door alone (the words stay its name): with them, French and
+              Spanish needed a second row. */}
+          <svg
+            className="top-bar__sign-out-icon"
+            viewBox="0 0 24 24"
+            width="24"
+            height="24"
+            aria-hidden="true"
+            focusable="false"
+          >
+            <path d="M10 4H6a2 2 0 0 0-2 2v12a2 2 0 0 0 2 2h4M15 16l4-4-4-4M19 12H9" />
+          </svg>
+          <span className="top-bar__sign-out-text">{t('sign-out', 'Sign out')}</span>
+        </>
+      ) : (
+        t('sign-out', 'Sign out')
+      )}
     </button>
   );
 }
