@@ -11,7 +11,7 @@ import {
   namesCustomValidators,
   useCustomValidators,
 } from '@/lib/forms/load-custom-validators';
-import { useHttp } from '@/lib/http';
+import { isOfflineError, useHttp } from '@/lib/http';
 import { mobileKeys, mobileQuery, updateMobile } from '../api/mobile-queries';
 import './mobile-form.css';
 
@@ -79,7 +79,7 @@ export function MobileForm() {
     } catch (error) {
       const violations = constraintViolationsOf(error);
       if (violations.length === 0) {
-        setFormMessages([t('account-save-error')]);
+        setFormMessages([t(isOfflineError(error) ? 'account-save-offline' : 'account-save-error')]);
         return null;
       }
       const rest: string[] = [];

@@ -17,7 +17,7 @@ import {
   type CustomValidators,
 } from '@/lib/forms/load-custom-validators';
 import { rangeLengthText } from '@/lib/forms/rule-messages';
-import { useHttp } from '@/lib/http';
+import { isOfflineError, useHttp } from '@/lib/http';
 import { passwordPolicyQuery } from '../api/get-password-policy';
 import { updatePassword } from '../api/update-password';
 import './password-form.css';
@@ -101,7 +101,7 @@ export function PasswordForm() {
     } catch (error) {
       const serverViolations = constraintViolationsOf(error);
       if (serverViolations.length === 0) {
-        setFormMessages([t('account-save-error')]);
+        setFormMessages([t(isOfflineError(error) ? 'account-save-offline' : 'account-save-error')]);
         return;
       }
       const rest: string[] = [];

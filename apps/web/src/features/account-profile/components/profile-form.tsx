@@ -19,7 +19,7 @@ import { CheckboxField, Field, FormErrors, SelectField, type SelectOption } from
 import { loadCustomValidators, type CustomValidators } from '@/lib/forms/load-custom-validators';
 import { rangeLengthText } from '@/lib/forms/rule-messages';
 import { setServerErrors } from '@/lib/forms/server-errors';
-import { useHttp } from '@/lib/http';
+import { isOfflineError, useHttp } from '@/lib/http';
 import { countryName } from '@/lib/i18n/locale';
 import { useAppStore } from '@/lib/state/app-store';
 import { provinceNamesQuery } from '../api/get-province-names';
@@ -168,7 +168,7 @@ export function ProfileForm({ data, mobileHref }: ProfileFormProps) {
             ? describe(violation)
             : named(violation.field, describe(violation)),
       });
-      setFormMessages(handled ? rest : [t('account-save-error')]);
+      setFormMessages(handled ? rest : [t(isOfflineError(error) ? 'account-save-offline' : 'account-save-error')]);
     }
   });
 

@@ -1,5 +1,5 @@
-import { useTranslation } from '@/lib/i18n/use-translation';
 import { useQuery } from '@tanstack/react-query';
+import { LoadError } from '@/components/load-error';
 import { Spinner } from '@/components/spinner';
 import { useHttp } from '@/lib/http';
 import { personalDataQuery } from '../api/get-personal-data';
@@ -7,15 +7,16 @@ import { ProfileForm } from './profile-form';
 
 /** Spec §1: view and edit the personal profile; loads it (with its rules) first. */
 export function ProfilePage({ mobileHref }: { mobileHref: string }) {
-  const { t } = useTranslation();
   const http = useHttp();
   const personalData = useQuery(personalDataQuery(http));
   if (personalData.isPending) return <Spinner />;
   if (personalData.isError) {
     return (
-      <p role="alert" className="profile__load-error">
-        {t('account-load-error')}
-      </p>
+      <LoadError
+        error={personalData.error}
+        onRetry={() => void personalData.refetch()}
+        retrying={personalData.isFetching}
+      />
     );
   }
   return <ProfileForm data={personalData.data} mobileHref={mobileHref} />;
