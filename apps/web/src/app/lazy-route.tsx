@@ -11,10 +11,19 @@ export interface LazyRoute<P extends object> {
  * even when its chunk is already there, and React then holds the page back for its Suspense reveal
  * throttle (300 ms). Start-up preloads the route of the address while it signs in (issue 10).
  *
- * A chunk that failed to load (offline) is fetched again at the next render: React.lazy keeps its
- * rejection for ever, so a failure replaces the lazy component with a fresh one (issue 17: Retry on
- * the error page, or the connection coming back, loads the chunk instead of leaving a blank page).
+ * A chunk that failed to load (offline) can be fetched again: React.lazy keeps its rejection for
+ * ever, so `retryFailedRoutes` gives each failed route a fresh lazy component (issue 17: Retry on the
+ * error page, or the connection coming back, loads the chunk). Not at once on failure: the render that
+ * carries the error to the error boundary would then load it again, and so on while offline.
  */
+const failedRoutes = new Set<() => void>();
+
+/** Lets every route whose chunk failed to load try again at its next render. */
+export function retryFailedRoutes(): void {
+  for (const reset of failedRoutes) reset();
+  failedRoutes.clear();
+}
+
 export function lazyRoute<P extends object>(
   load: () => Promise<{ default: ComponentType<P> }>,
 ): LazyRoute<P> {
@@ -27,7 +36,9 @@ export function lazyRoute<P extends object>(
       },
       (error: unknown) => {
         loading = undefined;
-        Suspending = suspending();
+        failedRoutes.add(() => {
+          Suspending = suspending();
+        });
         throw error;
       },
     ));

@@ -3,6 +3,7 @@ import { ErrorIllustration } from '@/components/error-illustration';
 import { i18n } from '@/lib/i18n/i18n';
 import { isChunkLoadError, reportError } from '@/lib/errors/report-error';
 import { useAppStore } from '@/lib/state/app-store';
+import { retryFailedRoutes } from '../lazy-route';
 import { offerRetryInPlace } from './route-retry';
 
 interface RouteBoundaryProps {
@@ -36,6 +37,7 @@ export class RouteErrorBoundary extends Component<RouteBoundaryProps, RouteBound
 
   private readonly retry = () => {
     offerRetryInPlace(null);
+    retryFailedRoutes();
     useAppStore.getState().clearErrors();
     this.setState({ failed: false, chunkFailed: false });
   };
@@ -49,6 +51,7 @@ export class RouteErrorBoundary extends Component<RouteBoundaryProps, RouteBound
     this.unsubscribe = useAppStore.subscribe((state, previous) => {
       if (this.state.failed && previous.error.page && !state.error.page) {
         offerRetryInPlace(null);
+        retryFailedRoutes();
         this.setState({ failed: false, chunkFailed: false });
       }
     });
@@ -70,6 +73,7 @@ export class RouteErrorBoundary extends Component<RouteBoundaryProps, RouteBound
   override componentDidUpdate(previous: RouteBoundaryProps): void {
     if (previous.resetKey !== this.props.resetKey && this.state.failed) {
       offerRetryInPlace(null);
+      retryFailedRoutes();
       this.setState({ failed: false, chunkFailed: false });
     }
   }
