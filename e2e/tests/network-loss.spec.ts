@@ -116,7 +116,9 @@ test('a profile that fails to load on the server says so and offers Retry', asyn
 
   failure = null;
   await offline.getByRole('button', { name: t['error-banner-confirm'] }).click();
-  await expect(page.getByRole('textbox', { name: new RegExp(`^${t['profile-field-firstName']}`) })).toBeVisible();
+  await expect(
+    page.getByRole('textbox', { name: new RegExp(`^${t['profile-field-firstName']}`) }),
+  ).toBeVisible();
   await expect(page.getByRole('alert')).toHaveCount(0);
   expect(page.url()).toContain(`${appPaths.accountHome('DE', 'de')}/profile`);
 });
