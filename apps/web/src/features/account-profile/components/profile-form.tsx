@@ -168,7 +168,9 @@ export function ProfileForm({ data, mobileHref }: ProfileFormProps) {
             ? describe(violation)
             : named(violation.field, describe(violation)),
       });
-      setFormMessages(handled ? rest : [t(isOfflineError(error) ? 'account-save-offline' : 'account-save-error')]);
+      setFormMessages(
+        handled ? rest : [t(isOfflineError(error) ? 'account-save-offline' : 'account-save-error')],
+      );
     }
   });
 
