@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { routes } from '@/config/routes';
 import { useTranslation } from '@/lib/i18n/use-translation';
 import { useAppStore } from '@/lib/state/app-store';
+import './payment-profiles-page.css';
 
 /**
  * The target of the webview payment redirect (spec §2). Inside the native app the host catches this
@@ -20,7 +21,9 @@ export function PaymentProfilesPage() {
 
   return (
     <section className="page card" aria-labelledby="payment-profiles-title">
-      <h1 id="payment-profiles-title">{title}</h1>
+      <h1 id="payment-profiles-title" className="payment-profiles__title">
+        {title}
+      </h1>
       <p>{t(isWebView ? 'payment-profiles-webview-text' : 'payment-profiles-text')}</p>
       <p>
         {isWebView ? (
