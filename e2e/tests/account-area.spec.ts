@@ -4,7 +4,7 @@ import { apiPaths, appPaths, type PaymentProfilesResponse } from '@roadpass/cont
 import { routes } from '../../apps/web/src/config/routes.js';
 import { newestLinkPath, newestPin } from './outbox.js';
 import { PIN_MAX_ATTEMPTS } from '../../apps/server/src/modules/mobile/mobile-service.js';
-import { customerApi, fill, openSignedIn, texts } from './support.js';
+import { customerApi, fill, openSignedIn, signInOnLoginPage, texts } from './support.js';
 
 // Issue 8, the account area in the browser, against the real server. Each project (phone, desktop)
 // uses customers of its own, so the two never share a PIN or an unsubscribe link.
@@ -130,17 +130,18 @@ test('the newsletter unsubscribe link works signed out, once, in the language of
   await expect(page.getByRole('main').getByRole('button')).toHaveCount(0);
 });
 
-test('the payment methods show as cards with a way to manage them', async ({ page }) => {
+test('the payment methods show as cards and say where to change them, in the frame', async ({ page }) => {
   const t = texts('it');
   await openSignedIn(page, 'demo.it@example.com');
   await page.getByRole('link', { name: new RegExp(t['account-menu-payment-title']!) }).click();
   await expect(page.getByRole('heading', { level: 1, name: t['payment-list-title'] })).toBeVisible();
   await expect(page.getByText(fill(t['payment-card-ending'], { last4: '1881' }))).toBeVisible();
   await expect(page.getByText(t['payment-default']!, { exact: true })).toBeVisible();
-  await expect(page.getByRole('link', { name: t['payment-manage'] })).toHaveAttribute(
-    'href',
-    appPaths.paymentProfilesRedirect,
-  );
+  // Issue 17: the link led out of the frame to an English page with no way back; now the page says
+  // where payment methods are changed, in the customer's language, under the same name.
+  await expect(page.getByText(t['payment-profiles-text']!)).toBeVisible();
+  expect(t['payment-profiles-title']).toBe(t['payment-list-title']);
+  await expect(page.locator(`a[href^="${appPaths.paymentProfilesRedirect}"]`)).toHaveCount(0);
   await page.getByRole('link', { name: t['account-back'] }).click();
   await expect(page).toHaveURL(appPaths.accountHome('IT', 'it'));
 });
@@ -189,6 +190,19 @@ test('an IBAN shows in groups of four ending with its last four, never broken in
     expect(group.text.length).toBeLessThanOrEqual(4);
     expect(group.lines, `"${group.text}" on one line`).toBe(1);
   }
+});
+
+test('the payment redirect’s page in a browser says where to go, with the way to the account', async ({
+  page,
+}) => {
+  const t = texts('fr');
+  await page.goto(`${appPaths.paymentProfilesRedirect}?locale=fr_FR`);
+  await expect(page.getByRole('heading', { level: 1, name: t['payment-profiles-title'] })).toBeVisible();
+  await expect(page.getByText(t['payment-profiles-text']!)).toBeVisible();
+  await page.getByRole('link', { name: t['account-back'] }).click();
+  // The way back carries the page's language to the sign-in page (issue 17, item 6).
+  await signInOnLoginPage(page, 'demo.fr@example.com', undefined, 'fr');
+  await expect(page).toHaveURL(appPaths.accountHome('FR', 'fr'));
 });
 
 test('the newsletter switch on the privacy page persists after a reload', async ({ page }, testInfo) => {

@@ -16,6 +16,8 @@ interface Host {
   /** The messages the host received from the app, as `name payload-json`. */
   received(): Promise<string[]>;
   open(path: string, options?: { invalidFirst?: boolean }): Promise<void>;
+  /** Opens any address of the app (open() takes loyalty paths). */
+  openAddress(address: string): Promise<void>;
 }
 
 async function signedInHost(page: Page, platform: Platform, account = email): Promise<Host> {
@@ -36,6 +38,10 @@ async function signedInHost(page: Page, platform: Platform, account = email): Pr
     async open(path, { invalidFirst = false } = {}) {
       await page.getByLabel('Start with an invalid token').setChecked(invalidFirst);
       await page.getByLabel('Path').fill(`${LOYALTY_BASE}${path}`);
+      await page.getByRole('button', { name: 'Open', exact: true }).click();
+    },
+    async openAddress(address) {
+      await page.getByLabel('Path').fill(address);
       await page.getByRole('button', { name: 'Open', exact: true }).click();
     },
   };
@@ -180,6 +186,32 @@ for (const platform of ['ios', 'android'] as const) {
       );
     });
 
+    // Issue 17: the account pages sent nothing; spec §2 asks for a message on every non-loyalty route.
+    test('account pages report forward and backward navigation to the host', async ({ page }) => {
+      const host = await signedInHost(page, platform);
+      const home = appPaths.accountHome('DE', 'de');
+      const profile = `${home}/profile`;
+      await host.openAddress(home);
+      const profileLink = host.app.getByRole('link', {
+        name: new RegExp(`^${t['account-menu-profile-title']}`),
+      });
+      await profileLink.click();
+      await expect(host.app.getByRole('heading', { level: 1, name: t['profile-title'] })).toBeVisible();
+      await host.app.getByRole('link', { name: t['account-back'] }).click();
+      await expect(profileLink).toBeVisible();
+      await page.getByRole('button', { name: 'Back' }).click();
+      await expect(host.app.getByRole('heading', { level: 1, name: t['profile-title'] })).toBeVisible();
+
+      await expect
+        .poll(host.received)
+        .toEqual([
+          'checkHistory {"v":1,"type":"checkHistory"}',
+          `didNavigateForward {"v":1,"type":"didNavigateForward","path":"${profile}"}`,
+          `didNavigateForward {"v":1,"type":"didNavigateForward","path":"${home}"}`,
+          `didNavigateBackward {"v":1,"type":"didNavigateBackward","path":"${profile}"}`,
+        ]);
+    });
+
     test('offline: a clear notice in the customer’s language, then recovery by itself when back online', async ({
       page,
       context,
@@ -207,6 +239,60 @@ for (const platform of ['ios', 'android'] as const) {
     });
   });
 }
+
+test.describe('inside the app, issue 17', () => {
+  test('“Manage payment methods” opens the host’s payment screen; a page it lets through is German, with a way back', async ({
+    page,
+  }) => {
+    const host = await signedInHost(page, 'ios');
+    await page.getByRole('radio', { name: /^Deny all/ }).check();
+    await host.openAddress(`${appPaths.accountHome('DE', 'de')}/payment`);
+    const title = host.app.getByRole('heading', { level: 1, name: t['payment-list-title'] });
+    await expect(title).toBeVisible();
+    const manage = host.app.getByRole('link', { name: t['payment-manage'] });
+
+    // The host catches the payment redirect's address, as the native apps do: the app stays put.
+    await manage.click();
+    const paymentScreen = page.getByRole('region', { name: 'Native payment screen' });
+    await expect(paymentScreen).toBeVisible();
+    await expect(paymentScreen).toContainText(
+      `${appPaths.paymentProfilesRedirect}?is_webview=true&locale=de_DE&consent=none`,
+    );
+    await expect(title).toBeVisible();
+    await page.getByRole('button', { name: 'Close the payment screen' }).click();
+
+    // A host that lets the address load: the page says so in German, without the consent banner and
+    // without sending someone inside the app to the app, and goes back.
+    await page.getByLabel('Catch the payment address').uncheck();
+    await manage.click();
+    await expect(
+      host.app.getByRole('heading', { level: 1, name: t['payment-profiles-title'] }),
+    ).toBeVisible();
+    await expect(host.app.getByText(t['payment-profiles-webview-text']!)).toBeVisible();
+    await expect(host.app.getByText(t['payment-profiles-text']!)).toHaveCount(0);
+    await expect(host.app.getByRole('region', { name: t['consent-banner-title'] })).toHaveCount(0);
+    await host.app.getByRole('button', { name: t['payment-profiles-back'] }).click();
+    await expect(title).toBeVisible();
+  });
+
+  test('a page whose code could not load offline comes back by itself when the connection returns', async ({
+    page,
+    context,
+  }) => {
+    const host = await signedInHost(page, 'android');
+    await host.open('/status');
+    await expect(statusHeading(host.app)).toBeVisible();
+    await context.setOffline(true);
+    // The history page's code was never loaded: it cannot come now.
+    await host.app.getByRole('link', { name: t['loyalty-link-history'] }).click();
+    await expect(host.app.getByRole('status').filter({ hasText: t['webview-offline-title'] })).toBeVisible();
+    await expect(host.app.getByRole('img', { name: t['error-page-label'] })).toBeVisible();
+    await context.setOffline(false);
+    await expect(host.app.getByRole('heading', { level: 1, name: t['loyalty-link-history'] })).toBeVisible();
+    await expect(host.app.getByRole('img', { name: t['error-page-label'] })).toHaveCount(0);
+    await expect(host.app.getByRole('alert')).toHaveCount(0);
+  });
+});
 
 // The host's consent choice (docs/native-bridge.md, "Consent from the host"), passed by the host page
 // as the native apps pass it: the consent and tracking_opt_out query parameters of the start address.

@@ -196,6 +196,18 @@ function inject(win) {
       messageNames.map((name) => [name, (json) => onMessage(name, JSON.parse(json))]),
     );
   }
+  // The native apps catch the address of the payment redirect (spec §2) before it loads
+  // (decidePolicyFor / shouldOverrideUrlLoading) and show their payment screen: the Navigation API
+  // lets this page do the same to the frame.
+  win.navigation?.addEventListener('navigate', (event) => {
+    const target = new URL(event.destination.url);
+    if (!$('payment-intercept').checked || !event.cancelable) return;
+    if (target.origin !== location.origin || !target.pathname.startsWith(settings.paymentPath)) return;
+    event.preventDefault();
+    log('host', 'payment screen', target.pathname + target.search);
+    $('payment-screen-address').textContent = target.pathname + target.search;
+    $('payment-screen').hidden = false;
+  });
   win.roadpassHostInjected = true;
 }
 
@@ -275,6 +287,9 @@ $('forward').addEventListener('click', () => {
   appWindow().history.forward();
 });
 $('clear-log').addEventListener('click', () => logList.replaceChildren());
+$('payment-screen-close').addEventListener('click', () => {
+  $('payment-screen').hidden = true;
+});
 
 showAccount();
 void completeSignIn().then(() => {

@@ -1,7 +1,7 @@
 import { Suspense } from 'react';
 import { act, render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { lazyRoute } from './lazy-route';
+import { lazyRoute, retryFailedRoutes } from './lazy-route';
 
 const Page = ({ name }: { name: string }) => <h1>{name}</h1>;
 
@@ -44,5 +44,25 @@ describe('lazyRoute', () => {
     await Promise.all([Route.preload(), Route.preload()]);
     await Route.preload();
     expect(loads).toBe(1);
+  });
+
+  // Issue 17: a chunk that failed offline was never asked again (React.lazy keeps the rejection).
+  it('loads a failed chunk again after retryFailedRoutes, and not before', async () => {
+    let loads = 0;
+    const Route = lazyRoute<{ name: string }>(async () => {
+      loads += 1;
+      if (loads === 1) throw new TypeError('Failed to fetch dynamically imported module: /assets/x.js');
+      return { default: Page };
+    });
+    await expect(Route.preload()).rejects.toThrow(/dynamically imported/);
+    expect(loads).toBe(1);
+    retryFailedRoutes();
+    render(
+      <Suspense fallback={<p>Loading</p>}>
+        <Route name="Rewards" />
+      </Suspense>,
+    );
+    expect(await screen.findByRole('heading', { name: 'Rewards' })).toBeInTheDocument();
+    expect(loads).toBe(2);
   });
 });

@@ -78,10 +78,11 @@ describe('routes', () => {
     expect(location.history).toEqual(['/no/such/page']);
   });
 
-  it('shows the payment profiles page', async () => {
+  it('shows the payment methods page in the frame, with the way to the account', async () => {
     renderApp('/web/payment/customer/payment-profiles/');
 
-    expect(await screen.findByRole('heading', { name: 'Payment profiles' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Payment methods' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'account-back' })).toHaveAttribute('href', '/');
   });
 
   it('signs out through the auth session', async () => {

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useCallback, useEffect, useRef } from 'react';
 import { Route, Switch, useLocation } from 'wouter';
 import {
   loyaltyRouteName,
@@ -8,6 +8,7 @@ import {
   routes,
   type AccountPage,
 } from '@/config/routes';
+import { nativeRouteName, useNativeNavigation } from '@/lib/native-bridge';
 import { useAppStore } from '@/lib/state/app-store';
 import { lazyRoute } from './lazy-route';
 import { loyaltyRouteModules, type LoyaltyScreen } from './routes/loyalty/loyalty-route-modules';
@@ -66,16 +67,24 @@ export function preloadRouteOf(pathname: string): Promise<unknown> {
  */
 const routesWithOwnErrorHandling: RegExp[] = [loyaltySignupAddress];
 
-function useClearErrorsOnNavigation(): void {
+function useClearErrorsOnNavigation(): (failedAt: string) => void {
   const [location] = useLocation();
   const previous = useRef(location);
+  // A page whose code fails to load fails after the navigation rendered but before this effect ran:
+  // its error flags belong to the new address and stay (issue 17: they were cleared, a blank page).
+  const failedAt = useRef<string | null>(null);
   useEffect(() => {
     if (previous.current === location) return;
     previous.current = location;
+    if (failedAt.current === location) return;
+    failedAt.current = null;
     if (!routesWithOwnErrorHandling.some((pattern) => pattern.test(location))) {
       useAppStore.getState().clearErrors();
     }
   }, [location]);
+  return useCallback((path: string) => {
+    failedAt.current = path;
+  }, []);
 }
 
 /**
@@ -84,7 +93,9 @@ function useClearErrorsOnNavigation(): void {
  * Any other address gets the not-found page (the server answers it with status 404).
  */
 export function AppRoutes() {
-  useClearErrorsOnNavigation();
+  const routeFailed = useClearErrorsOnNavigation();
+  // Spec §2: every page, account pages included, tells the native app where it went (issue 17).
+  useNativeNavigation(nativeRouteName);
   const [location] = useLocation();
   const announcement = useFocusOnNavigation(location);
   return (
@@ -92,7 +103,7 @@ export function AppRoutes() {
       <p className="visually-hidden" aria-live="polite" aria-atomic="true">
         {announcement}
       </p>
-      <RouteErrorBoundary resetKey={location}>
+      <RouteErrorBoundary resetKey={location} onFailed={routeFailed}>
         <Switch>
           <Route path={routes.root.pattern} component={RootRedirect} />
           <Route path={routes.accountHome.pattern} component={AccountHomeRoute} />

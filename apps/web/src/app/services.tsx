@@ -20,7 +20,12 @@ export function createAppServices(options: { fetch?: typeof fetch } = {}): AppSe
     // The token-update callback stores each new token in the app state (spec §7).
     http: createHttpClient({ ...options, onTokenChange: (token) => useAppStore.getState().setToken(token) }),
     queryClient: new QueryClient({
-      defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } },
+      defaultOptions: {
+        queries: { retry: false, refetchOnWindowFocus: false },
+        // A save is tried at once, offline too: it fails with "not sent, you are offline" and the form
+        // keeps its input (paused, it went out silently later, when the customer had left; issue 17).
+        mutations: { networkMode: 'always' },
+      },
     }),
     auth: null,
     config: null,

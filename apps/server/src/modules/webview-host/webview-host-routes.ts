@@ -26,6 +26,7 @@ export const webviewHostRoutes: FastifyPluginAsync<{ config: AppConfig }> = asyn
     authority: issuerOf(config.publicUrl),
     'client-id': config.oidcClientId,
     'app-path': `${appPaths.loyaltyBase}/status`,
+    'payment-path': appPaths.paymentProfilesRedirect,
   };
   const page = `<!doctype html>
 <html lang="en">
@@ -82,7 +83,13 @@ export const webviewHostRoutes: FastifyPluginAsync<{ config: AppConfig }> = asyn
 </fieldset>
 <fieldset><legend>Navigation</legend>
 <button type="button" id="back">Back</button> <button type="button" id="forward">Forward</button>
+<label><input type="checkbox" id="payment-intercept" checked> Catch the payment address (open the native payment screen)</label>
 </fieldset>
+<section id="payment-screen" class="host__payment" aria-labelledby="payment-screen-title" hidden>
+<h2 id="payment-screen-title">Native payment screen</h2>
+<p>The host caught <code id="payment-screen-address"></code> and shows its own payment screen; the app stays where it was.</p>
+<button type="button" id="payment-screen-close">Close the payment screen</button>
+</section>
 <p>Clipboard: <output id="clipboard"></output></p>
 <h2>Messages</h2>
 <button type="button" id="clear-log">Clear</button>

@@ -1,7 +1,11 @@
 import { useTranslation } from '@/lib/i18n/use-translation';
 import { selectShowBannerCancel, selectShowBannerConfirm, useAppStore } from '@/lib/state/app-store';
+import { retryAction } from './route-retry';
 
-/** Spec §4: Retry reloads the page; Cancel only closes the banner. */
+/**
+ * Spec §4: Retry reloads the page (or, for a page whose code could not be loaded, loads it again in
+ * place); Cancel only closes the banner.
+ */
 export function ErrorBanner({ reload = () => window.location.reload() }: { reload?: () => void }) {
   const { t } = useTranslation();
   const showCancel = useAppStore(selectShowBannerCancel);
@@ -22,7 +26,7 @@ export function ErrorBanner({ reload = () => window.location.reload() }: { reloa
             </button>
           )}
           {showConfirm && (
-            <button type="button" className="button button--primary" onClick={reload}>
+            <button type="button" className="button button--primary" onClick={() => retryAction(reload)()}>
               {t('error-banner-confirm', 'Retry')}
             </button>
           )}

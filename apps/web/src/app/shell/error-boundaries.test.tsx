@@ -42,6 +42,7 @@ describe('error boundaries', () => {
     await vi.waitFor(() => expect(useAppStore.getState().error.page).toBe(true));
     expect(isChunkLoadError(failedChunk)).toBe(true);
     expect(isChunkLoadError(new Error('render failed'))).toBe(false);
+    expect(isChunkLoadError(new Error('Unable to preload CSS for /assets/password-route.css'))).toBe(true);
   });
 
   it('renders the next route after a navigation', () => {

@@ -1,35 +1,81 @@
 import { Component, type ErrorInfo, type ReactNode } from 'react';
 import { ErrorIllustration } from '@/components/error-illustration';
 import { i18n } from '@/lib/i18n/i18n';
-import { reportError } from '@/lib/errors/report-error';
+import { isChunkLoadError, reportError } from '@/lib/errors/report-error';
 import { useAppStore } from '@/lib/state/app-store';
+import { retryFailedRoutes } from '../lazy-route';
+import { offerRetryInPlace } from './route-retry';
 
 interface RouteBoundaryProps {
   /** The current address: moving to another one renders that route afresh. */
   resetKey: string;
+  /** Called when the route at `resetKey` failed (the router keeps its error flags for that address). */
+  onFailed?: (resetKey: string) => void;
   children: ReactNode;
+}
+
+interface RouteBoundaryState {
+  failed: boolean;
+  /** The page's code could not be downloaded (offline): it can be loaded again without a reload. */
+  chunkFailed: boolean;
 }
 
 /**
  * Around the routes: a page that throws while rendering, or whose lazy chunk cannot be loaded, raises
- * the shell's error page and banner (spec §2, §4) instead of leaving a blank page. The banner's Retry
- * reloads the page, which also fetches a chunk again; navigating elsewhere clears the error (spec §4)
- * and this boundary with it.
+ * the shell's error page and banner (spec §2, §4) instead of leaving a blank page. Retry reloads the
+ * page; for a chunk that could not be loaded it loads the chunk again in place, and so does the
+ * connection coming back (`online`) or anyone clearing the error flags (the webview's offline notice).
+ * Navigating elsewhere clears the error (spec §4) and this boundary with it.
  */
-export class RouteErrorBoundary extends Component<RouteBoundaryProps, { failed: boolean }> {
-  override state = { failed: false };
+export class RouteErrorBoundary extends Component<RouteBoundaryProps, RouteBoundaryState> {
+  override state: RouteBoundaryState = { failed: false, chunkFailed: false };
+  private unsubscribe: (() => void) | undefined;
 
-  static getDerivedStateFromError(): { failed: boolean } {
-    return { failed: true };
+  static getDerivedStateFromError(error: unknown): RouteBoundaryState {
+    return { failed: true, chunkFailed: isChunkLoadError(error) };
+  }
+
+  private readonly retry = () => {
+    offerRetryInPlace(null);
+    retryFailedRoutes();
+    useAppStore.getState().clearErrors();
+    this.setState({ failed: false, chunkFailed: false });
+  };
+
+  private readonly retryWhenOnline = () => {
+    if (this.state.chunkFailed) this.retry();
+  };
+
+  override componentDidMount(): void {
+    window.addEventListener('online', this.retryWhenOnline);
+    this.unsubscribe = useAppStore.subscribe((state, previous) => {
+      if (this.state.failed && previous.error.page && !state.error.page) {
+        offerRetryInPlace(null);
+        retryFailedRoutes();
+        this.setState({ failed: false, chunkFailed: false });
+      }
+    });
+  }
+
+  override componentWillUnmount(): void {
+    window.removeEventListener('online', this.retryWhenOnline);
+    this.unsubscribe?.();
+    offerRetryInPlace(null);
   }
 
   override componentDidCatch(error: unknown, info: ErrorInfo): void {
     reportError(error, { where: 'route', componentStack: info.componentStack });
+    this.props.onFailed?.(this.props.resetKey);
+    offerRetryInPlace(isChunkLoadError(error) ? this.retry : null);
     useAppStore.getState().setError(true);
   }
 
   override componentDidUpdate(previous: RouteBoundaryProps): void {
-    if (previous.resetKey !== this.props.resetKey && this.state.failed) this.setState({ failed: false });
+    if (previous.resetKey !== this.props.resetKey && this.state.failed) {
+      offerRetryInPlace(null);
+      retryFailedRoutes();
+      this.setState({ failed: false, chunkFailed: false });
+    }
   }
 
   override render(): ReactNode {

@@ -25,11 +25,14 @@ export function reportError(error: unknown, context: ErrorContext): void {
   sink?.(error, context.where);
 }
 
-/** A route chunk that could not be downloaded (offline, or a deployment replaced the files). */
+/**
+ * A route chunk that could not be downloaded (offline, or a deployment replaced the files), or its
+ * stylesheet (Vite's preload helper says "Unable to preload CSS").
+ */
 export function isChunkLoadError(error: unknown): boolean {
   return (
     error instanceof Error &&
-    /dynamically imported module|Importing a module script failed|error loading dynamically imported|ChunkLoadError/i.test(
+    /dynamically imported module|Importing a module script failed|error loading dynamically imported|ChunkLoadError|Unable to preload CSS/i.test(
       `${error.name} ${error.message}`,
     )
   );

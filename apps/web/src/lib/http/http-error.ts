@@ -50,3 +50,11 @@ export function isApiErrorBody(value: unknown): value is ApiErrorBody {
 export function hasErrorCode(error: unknown, code: ApiErrorCode | LoyaltyErrorCode): error is HttpError {
   return isHttpError(error) && error.body?.code === code;
 }
+
+/**
+ * Whether a call failed because no answer came (no connection, the browser offline), as opposed to an
+ * answer with an error status: the customer is told to check the connection only then (issue 17).
+ */
+export function isOfflineError(error: unknown): boolean {
+  return isHttpError(error) && error.status === 0;
+}

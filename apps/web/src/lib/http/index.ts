@@ -1,6 +1,6 @@
 export { createHttpClient, serverErrorHelper } from './http-client';
 export type { HttpClient, HttpClientOptions } from './http-client';
-export { HttpError, hasErrorCode, isHttpError, isApiErrorBody } from './http-error';
+export { HttpError, hasErrorCode, isHttpError, isApiErrorBody, isOfflineError } from './http-error';
 export type * from './types';
 export { HttpClientProvider, useHttp } from './http-context';
 export { retryAfterRenewal } from './retry-after-renewal';

@@ -15,8 +15,10 @@ export {
 export { createNavigationDirectionTracker, type NavigationDirection } from './navigation-direction';
 export {
   nativeNavigationAction,
+  nativeRouteName,
   reportNavigation,
   useNativeNavigation,
   type NativeNavigationAction,
 } from './native-navigation';
+export { paymentHandoverAddress } from './payment-handover';
 // The host side (host-bridge.ts, host-bridge-state.ts) is imported by its own path: only webviews load it.

@@ -4,7 +4,21 @@ import { Router } from 'wouter';
 import { navigate } from 'wouter/use-browser-location';
 import { loyaltyRouteName, routes } from '@/config/routes';
 import { resetAppStore, useAppStore } from '@/lib/state/app-store';
-import { nativeNavigationAction, useNativeNavigation } from '.';
+import { nativeNavigationAction, nativeRouteName, useNativeNavigation } from '.';
+
+describe('nativeRouteName (spec §2: every route that is not a loyalty route reports its moves)', () => {
+  it('names loyalty routes by name and every other page by its path', () => {
+    expect(nativeRouteName('/customer/loyalty-ui/status')).toBe(routes.loyalty.status.name);
+    expect(nativeRouteName('/customer/loyalty-ui/')).toBe(routes.loyalty.entry.name);
+    expect(nativeRouteName('/customer/loyalty-ui/no-such-screen')).toBeNull();
+    expect(nativeRouteName('/DE/de/myaccount/profile')).toBe('/DE/de/myaccount/profile');
+    expect(nativeRouteName('/web/payment/customer/payment-profiles/')).toBe(
+      '/web/payment/customer/payment-profiles/',
+    );
+    expect(nativeRouteName(routes.authCallback.pattern)).toBeNull();
+    expect(nativeNavigationAction(nativeRouteName('/DE/de/myaccount')!, 'backward')).toBe('backward');
+  });
+});
 
 describe('nativeNavigationAction (spec §2)', () => {
   it.each([

@@ -1,6 +1,6 @@
 import { useEffect, useEffectEvent, useRef } from 'react';
 import { useLocation } from 'wouter';
-import { routes } from '@/config/routes';
+import { isAuthCallbackPath, loyaltyRouteName, routes } from '@/config/routes';
 import { useAppStore } from '@/lib/state/app-store';
 import { checkHistory, clearHistory, didNavigateBackward, didNavigateForward } from './native-bridge';
 import {
@@ -25,6 +25,20 @@ export function nativeNavigationAction(
   direction: NavigationDirection,
 ): NativeNavigationAction {
   return historyClearingRoutes.has(routeName) ? 'clear-history' : direction;
+}
+
+/**
+ * The route name spec §2's rule goes by, for an absolute path: a loyalty route's name; every other page
+ * (account pages, payment profiles, not found) is its own route, named by its path. Null for what is no
+ * page of its own: the sign-in callback and unknown loyalty paths (both are redirected at once).
+ */
+export function nativeRouteName(pathname: string): string | null {
+  if (isAuthCallbackPath(pathname)) return null;
+  const loyaltyBase = routes.loyalty.base;
+  if (pathname === loyaltyBase || pathname.startsWith(`${loyaltyBase}/`)) {
+    return loyaltyRouteName(pathname.slice(loyaltyBase.length) || '/');
+  }
+  return pathname;
 }
 
 /** Tells the host app about a forward or backward navigation (nothing outside a webview). */

@@ -4,7 +4,6 @@ import { Spinner } from '@/components/spinner';
 import { loyaltyRouteName, routes } from '@/config/routes';
 import { useLoyaltyStore } from '@/lib/loyalty/loyalty-store';
 import { LoyaltyRedirect } from '@/lib/loyalty/ui/loyalty-link';
-import { useNativeNavigation } from '@/lib/native-bridge';
 import { loyaltyRouteModules } from './loyalty-route-modules';
 import { isSignedIn, useSessionUser } from '@/lib/session/session-user';
 
@@ -34,14 +33,13 @@ function SignedIn({ children }: { children: ReactNode }) {
   return signedIn ? children : <Spinner />;
 }
 
-/** Tells the loyalty store and the native app (spec §2) which loyalty route is shown. */
+/** Tells the loyalty store which loyalty route is shown (the native app is told by the app's router). */
 function useRouteTracking(): void {
   const [location] = useLocation();
   const name = loyaltyRouteName(location);
   useEffect(() => {
     useLoyaltyStore.getState().recordRoute(name);
   }, [name]);
-  useNativeNavigation(loyaltyRouteName);
 }
 
 /** The loyalty app under routes.loyalty.base (spec §2); paths here are relative to that base. */

@@ -19,7 +19,7 @@ import {
   useCustomValidators,
 } from '@/lib/forms/load-custom-validators';
 import { setServerErrors } from '@/lib/forms/server-errors';
-import { useHttp } from '@/lib/http';
+import { isOfflineError, useHttp } from '@/lib/http';
 import { keptTogether, usePhoneFormat } from '@/lib/phone/use-phone-format';
 import { mobileKeys, mobileQuery, updateMobile } from '../api/mobile-queries';
 import './mobile-form.css';
@@ -142,7 +142,13 @@ export function MobileForm() {
       });
       // A 429 (another PIN too soon) says when, but breaks no rule of a field.
       const tooSoon = [...new Set(texts.map((meta) => meta.text))];
-      setFormMessages(handled ? rest : tooSoon.length > 0 ? tooSoon : [t('account-save-error')]);
+      setFormMessages(
+        handled
+          ? rest
+          : tooSoon.length > 0
+            ? tooSoon
+            : [t(isOfflineError(error) ? 'account-save-offline' : 'account-save-error')],
+      );
       if (texts.length > 0) {
         // A wrong PIN changes the attempts left (and the fifth voids it): show the server's count.
         await queryClient.invalidateQueries({ queryKey: mobileKeys.state() });

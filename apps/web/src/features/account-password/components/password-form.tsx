@@ -18,7 +18,7 @@ import {
 } from '@/lib/forms/load-custom-validators';
 import { rangeLengthText } from '@/lib/forms/rule-messages';
 import { setConstraintViolations } from '@/lib/forms/constraint-errors';
-import { useHttp } from '@/lib/http';
+import { isOfflineError, useHttp } from '@/lib/http';
 import { passwordPolicyQuery } from '../api/get-password-policy';
 import { updatePassword } from '../api/update-password';
 import './password-form.css';
@@ -103,7 +103,9 @@ export function PasswordForm() {
       setStatus(t('password-saved'));
     } catch (error) {
       const { handled, formMessages: rest } = setConstraintViolations(error, setError, { fields });
-      setFormMessages(handled ? rest : [t('account-save-error')]);
+      setFormMessages(
+        handled ? rest : [t(isOfflineError(error) ? 'account-save-offline' : 'account-save-error')],
+      );
       focusErrors();
     }
   });

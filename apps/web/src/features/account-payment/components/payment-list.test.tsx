@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiPaths, appPaths, type PaymentProfile } from '@roadpass/contracts';
 import { HttpError } from '@/lib/http';
 import { i18n } from '@/lib/i18n/i18n';
+import { resetAppStore, useAppStore } from '@/lib/state/app-store';
 import { createFakeHttpClient } from '@/testing/fake-http-client';
 import { renderWithProviders } from '@/testing/render';
 import english from '../../../../../../content/translations/en.json';
@@ -62,10 +63,19 @@ describe('payment methods page', () => {
     expect(items[2]).toHaveTextContent('Valid until 09/2029');
     expect(items[2]).toHaveTextContent('D. Demo');
     expect(within(items[1]!).queryByText('Default')).toBeNull();
-    expect(screen.getByRole('link', { name: 'Manage payment methods' })).toHaveAttribute(
-      'href',
-      appPaths.paymentProfilesRedirect,
-    );
+    // In a browser: where payment methods are changed, no link out of the frame (issue 17).
+    expect(screen.getByText(english['payment-profiles-text'])).toBeVisible();
+    expect(screen.queryByRole('link')).toBeNull();
+  });
+
+  it('in the webview hands over to the native payment screen in the customer’s language', async () => {
+    useAppStore.setState({ isWebView: true, homeLocation: 'DE' });
+    renderList(async () => ({ body: { paymentProfiles: profiles } }));
+    const link = await screen.findByRole('link', { name: 'Manage payment methods' });
+    const target = new URL(link.getAttribute('href')!, 'http://localhost');
+    expect(target.pathname).toBe(appPaths.paymentProfilesRedirect);
+    expect(Object.fromEntries(target.searchParams)).toEqual({ is_webview: 'true', locale: 'en_DE' });
+    resetAppStore();
   });
 
   it('says so when there is no payment method yet', async () => {
@@ -78,6 +88,8 @@ describe('payment methods page', () => {
     renderList(async (url) => {
       throw new HttpError({ status: 503, config: { url } });
     });
-    expect(await screen.findByRole('alert')).toHaveTextContent('This could not be loaded.');
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent(english['load-error-server']);
+    expect(within(alert).getByRole('button', { name: 'Retry' })).toBeVisible();
   });
 });

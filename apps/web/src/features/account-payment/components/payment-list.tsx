@@ -1,9 +1,12 @@
 import { Fragment } from 'react';
 import { useTranslation } from '@/lib/i18n/use-translation';
 import { useQuery } from '@tanstack/react-query';
-import { appPaths, type PaymentProfile } from '@roadpass/contracts';
+import type { PaymentProfile } from '@roadpass/contracts';
+import { LoadError } from '@/components/load-error';
 import { Spinner } from '@/components/spinner';
 import { useHttp } from '@/lib/http';
+import { paymentHandoverAddress } from '@/lib/native-bridge';
+import { useAppStore } from '@/lib/state/app-store';
 import { paymentProfilesQuery } from '../api/get-payment-profiles';
 import { ibanGroups } from '../iban-groups';
 import { BrandMark, brandOf } from './brand-mark';
@@ -21,18 +24,26 @@ function isExpired(profile: Extract<PaymentProfile, { type: 'CARD' }>, today: Da
   return profile.expiryYear < year || (profile.expiryYear === year && profile.expiryMonth < month);
 }
 
-/** The customer's payment profiles as cards: brand, last four or masked IBAN, expiry, holder, default. */
+/**
+ * The customer's payment methods as cards: brand, last four or masked IBAN, expiry, holder, default.
+ * They are changed in the native app: inside it, a button hands over to its payment screen; in a
+ * browser, a sentence says where (issue 17: the link led to a page outside the frame, a dead end).
+ */
 export function PaymentList({ today = new Date() }: { today?: Date }) {
   const { t, i18n } = useTranslation();
   const http = useHttp();
   const profiles = useQuery(paymentProfilesQuery(http));
+  const isWebView = useAppStore((state) => state.isWebView);
+  const homeLocation = useAppStore((state) => state.homeLocation);
 
   if (profiles.isPending) return <Spinner />;
   if (profiles.isError) {
     return (
-      <p role="alert" className="payment-list__error">
-        {t('account-load-error')}
-      </p>
+      <LoadError
+        error={profiles.error}
+        onRetry={() => void profiles.refetch()}
+        retrying={profiles.isFetching}
+      />
     );
   }
 
@@ -85,11 +96,20 @@ export function PaymentList({ today = new Date() }: { today?: Date }) {
           })}
         </ul>
       )}
-      <p>
-        <a className="button button--secondary" href={appPaths.paymentProfilesRedirect}>
-          {t('payment-manage')}
-        </a>
-      </p>
+      {isWebView ? (
+        // A page load, not a route of the app: the host app catches this address (spec §2's payment
+        // redirect) and shows its payment screen (docs/native-bridge.md).
+        <p>
+          <a
+            className="button button--secondary"
+            href={paymentHandoverAddress(`${i18n.language}_${homeLocation}`)}
+          >
+            {t('payment-manage')}
+          </a>
+        </p>
+      ) : (
+        <p className="card payment-list__where">{t('payment-profiles-text')}</p>
+      )}
     </>
   );
 }

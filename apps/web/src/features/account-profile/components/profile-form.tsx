@@ -28,7 +28,7 @@ import {
 import { loadCustomValidators, type CustomValidators } from '@/lib/forms/load-custom-validators';
 import { rangeLengthText } from '@/lib/forms/rule-messages';
 import { setServerErrors } from '@/lib/forms/server-errors';
-import { useHttp } from '@/lib/http';
+import { isOfflineError, useHttp } from '@/lib/http';
 import { countryName } from '@/lib/i18n/locale';
 import { keptTogether, usePhoneFormat } from '@/lib/phone/use-phone-format';
 import { provinceNamesQuery } from '../api/get-province-names';
@@ -188,7 +188,9 @@ export function ProfileForm({ data, mobileHref }: ProfileFormProps) {
             ? describe(violation)
             : named(violation.field, describe(violation)),
       });
-      setFormMessages(handled ? rest : [t('account-save-error')]);
+      setFormMessages(
+        handled ? rest : [t(isOfflineError(error) ? 'account-save-offline' : 'account-save-error')],
+      );
       focusErrors();
     }
   }, focusErrors);

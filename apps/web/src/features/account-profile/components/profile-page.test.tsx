@@ -415,13 +415,35 @@ describe('profile page', () => {
     );
   });
 
-  it('says so when the profile cannot be loaded', async () => {
-    const http = createFakeHttpClient();
+  // Issue 17: one red sentence without Retry that blamed the connection for a server error.
+  it('says a server error is ours, offers Retry, and shows the profile once it loads', async () => {
+    let fail = true;
+    const get = vi.fn(async (url: string) => {
+      if (fail) throw new HttpError({ status: 500, config: { url } });
+      return (url === apiPaths.personalData ? answer('DE') : countryMeta('DE')) as never;
+    });
+    const http = createFakeHttpClient({ get: get as never });
     renderWithProviders(<ProfilePage mobileHref="/DE/en/myaccount/mobile" />, { http });
     expect(screen.getByRole('status', { name: 'Loading' })).toBeInTheDocument();
-    expect(await screen.findByRole('alert')).toHaveTextContent(
-      'This could not be loaded. Please check your connection and try again.',
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent(english['load-error-server']);
+    expect(alert).not.toHaveTextContent(/connection/i);
+    expect(within(alert).getByRole('img', { name: 'Something went wrong' })).toBeInTheDocument();
+    fail = false;
+    await userEvent.click(within(alert).getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByRole('textbox', { name: /^First name/ })).toHaveValue(
+      answer('DE').body.PersonalDataRTO.firstName,
     );
+  });
+
+  it('says the connection is missing when no answer came', async () => {
+    const get = vi.fn(async (url: string) => {
+      throw new HttpError({ status: 0, config: { url } });
+    });
+    renderWithProviders(<ProfilePage mobileHref="/DE/en/myaccount/mobile" />, {
+      http: createFakeHttpClient({ get: get as never }),
+    });
+    expect(await screen.findByRole('alert')).toHaveTextContent(english['load-error-offline']);
   });
 });
 

@@ -1,5 +1,5 @@
-import { useTranslation } from '@/lib/i18n/use-translation';
 import { useQuery } from '@tanstack/react-query';
+import { LoadError } from '@/components/load-error';
 import { Spinner } from '@/components/spinner';
 import { useHttp } from '@/lib/http';
 import { usePhoneFormat } from '@/lib/phone/use-phone-format';
@@ -8,7 +8,6 @@ import { ProfileForm } from './profile-form';
 
 /** Spec §1: view and edit the personal profile; loads it (with its rules) first. */
 export function ProfilePage({ mobileHref }: { mobileHref: string }) {
-  const { t } = useTranslation();
   const http = useHttp();
   const personalData = useQuery(personalDataQuery(http));
   // The phone numbers' formatter comes with the data, so that no number changes its spelling on screen.
@@ -16,9 +15,11 @@ export function ProfilePage({ mobileHref }: { mobileHref: string }) {
   if (personalData.isPending || !phone.ready) return <Spinner />;
   if (personalData.isError) {
     return (
-      <p role="alert" className="profile__load-error">
-        {t('account-load-error')}
-      </p>
+      <LoadError
+        error={personalData.error}
+        onRetry={() => void personalData.refetch()}
+        retrying={personalData.isFetching}
+      />
     );
   }
   return <ProfileForm data={personalData.data} mobileHref={mobileHref} />;
