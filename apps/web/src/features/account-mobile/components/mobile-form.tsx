@@ -140,6 +140,8 @@ export function MobileForm() {
           texts.find((meta) => meta.attribute === violation.field && meta.validator === violation.rule)
             ?.text ?? violation.message,
       });
+      // The form layer marks the field; the focus goes to it (the step's own focus rule, below).
+      if (handled) setFocusRequest({ id: ids[shownField] });
       // A 429 (another PIN too soon) says when, but breaks no rule of a field.
       const tooSoon = [...new Set(texts.map((meta) => meta.text))];
       setFormMessages(
