@@ -10,7 +10,7 @@ import Provider, {
 } from 'oidc-provider';
 import { appPaths, languages, LOYALTY_EVENTS_SCOPE } from '@roadpass/contracts';
 import type { AppConfig } from '../config.js';
-import type { CustomerRepository } from '../modules/customers/customer-repository.js';
+import type { CustomerRepository } from '../modules/customers/index.js';
 import { negotiateLanguage, type LoginTexts } from './login-texts.js';
 import { errorPage, loggedOutPage, logoutConfirmPage, type PageContext } from './pages.js';
 import type { PrivateJwks } from './provider-keys.js';

@@ -1,0 +1,17 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { CustomerRepository } from '../customers/index.js';
+import type { MessageSender, MessageTexts } from '../messages/index.js';
+import { mobileRoutes } from './mobile-routes.js';
+import { createMobileService } from './mobile-service.js';
+
+/** The customer's mobile number, changed by a PIN sent by SMS. */
+export const mobileModule: FastifyPluginAsync<{
+  customers: CustomerRepository;
+  messages: MessageSender;
+  texts: MessageTexts;
+}> = async (app, { customers, messages, texts }) => {
+  await app.register(mobileRoutes, {
+    customers,
+    mobile: createMobileService({ db: app.db, sender: messages, texts }),
+  });
+};
