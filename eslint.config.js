@@ -36,6 +36,56 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.browser } },
   },
   {
+    // The server's modules have one face each (decision 0001): nothing outside modules/<name>/ imports
+    // any of its files but modules/<name>/index.ts. A module's own files, tests included, import each
+    // other freely; a test in one module reaches another module through its face like any other file.
+    files: ['apps/server/src/**/*.ts'],
+    plugins: { boundaries },
+    settings: {
+      'boundaries/include': ['apps/server/src/**/*'],
+      'boundaries/elements': [
+        { type: 'server-module', pattern: 'apps/server/src/modules/*', capture: ['moduleName'] },
+        { type: 'server-lib', pattern: 'apps/server/src/lib' },
+        { type: 'server-plugins', pattern: 'apps/server/src/plugins' },
+        { type: 'server-idp', pattern: 'apps/server/src/idp' },
+        { type: 'server-db', pattern: 'apps/server/src/db' },
+        { type: 'server-cli', pattern: 'apps/server/src/cli' },
+        { type: 'server-testing', pattern: 'apps/server/src/testing' },
+        // app.ts, server.ts, config.ts and the whole server's tests. (Files directly in a folder are an
+        // element only in the deprecated file mode; folder patterns do not match them.)
+        { type: 'server-root', pattern: 'apps/server/src/*.ts', mode: 'file' },
+      ],
+      'import/resolver': { [path.resolve(import.meta.dirname, 'tools/eslint-alias-resolver.cjs')]: {} },
+    },
+    rules: {
+      'boundaries/dependencies': [
+        'error',
+        {
+          default: 'allow',
+          policies: [
+            {
+              disallow: [{ to: { element: { type: 'server-module', fileInternalPath: '!index.ts' } } }],
+              message: 'Import a server module only through its face, modules/<name>/index.ts.',
+            },
+            {
+              from: { element: { type: 'server-module' } },
+              allow: [
+                {
+                  to: {
+                    element: {
+                      type: 'server-module',
+                      captured: { moduleName: '{{from.element.captured.moduleName}}' },
+                    },
+                  },
+                },
+              ],
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['apps/web/src/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks, boundaries },
