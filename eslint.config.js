@@ -94,7 +94,9 @@ export default tseslint.config(
       'boundaries/elements': [
         { type: 'app', pattern: 'apps/web/src/app' },
         { type: 'feature', pattern: 'apps/web/src/features/*', capture: ['featureName'] },
-        { type: 'shared', pattern: 'apps/web/src/(components|lib|config|testing)' },
+        { type: 'components', pattern: 'apps/web/src/components' },
+        { type: 'lib', pattern: 'apps/web/src/(lib|config)' },
+        { type: 'testing', pattern: 'apps/web/src/testing' },
       ],
       'import/resolver': { [path.resolve(import.meta.dirname, 'tools/eslint-alias-resolver.cjs')]: {} },
     },
@@ -110,8 +112,9 @@ export default tseslint.config(
             "Build query keys with the feature's `…Keys` object (one file per feature), not a literal array.",
         },
       ],
-      // Features stay apart: a feature may use shared code and its own files, never another feature.
-      // Pages in app/ are where features meet.
+      // Arrows point one way: app → features → components → lib, config. Features stay apart: a
+      // feature may use shared code and its own files, never another feature nor app/. Pages in app/
+      // are where features meet.
       'boundaries/dependencies': [
         'error',
         {
@@ -132,9 +135,20 @@ export default tseslint.config(
               message: 'A feature must not import another feature; compose them in app/.',
             },
             {
-              from: { element: { type: 'shared' } },
+              from: { element: { type: 'feature' } },
+              disallow: [{ to: { element: { type: 'app' } } }],
+              message: 'A feature must not import app/; what it needs of the app comes through lib/.',
+            },
+            {
+              from: { element: { types: { anyOf: ['components', 'lib', 'testing'] } } },
               disallow: [{ to: { element: { type: 'feature' } } }, { to: { element: { type: 'app' } } }],
               message: 'Shared code must not import features or app.',
+            },
+            // lib/ and config/ sit below the components that show them.
+            {
+              from: { element: { type: 'lib' } },
+              disallow: [{ to: { element: { type: 'components' } } }],
+              message: 'lib/ and config/ must not import components/.',
             },
           ],
         },
