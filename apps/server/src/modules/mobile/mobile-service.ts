@@ -9,15 +9,15 @@ import {
 import { changeNotices } from '../../db/change-notices.js';
 import type { Db } from '../../db/database.js';
 import { ConstraintViolation } from '../../lib/constraint-violation.js';
+import {
+  PIN_MAX_ATTEMPTS,
+  PIN_RESEND_GAP_SECONDS,
+  PIN_SENDS_PER_HOUR,
+  PIN_TTL_SECONDS,
+} from './pin-limits.js';
 import { getOrCreateSecret, randomSecret } from '../../lib/app-secrets.js';
 import type { Customer } from '../customers/index.js';
 import type { MessageSender, MessageKey, MessageTexts } from '../messages/index.js';
-
-/** Product decisions §5 and the resend limit (decision 0024). */
-export const PIN_TTL_SECONDS = 10 * 60;
-export const PIN_MAX_ATTEMPTS = 5;
-export const PIN_RESEND_GAP_SECONDS = 60;
-export const PIN_SENDS_PER_HOUR = 5;
 
 /** The rules the mobile call serves and enforces (the same list, through the shared interpreter). */
 export const mobileMeta: MetaDataList = [
