@@ -36,6 +36,56 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.browser } },
   },
   {
+    // The server's modules have one face each (decision 0001): nothing outside modules/<name>/ imports
+    // any of its files but modules/<name>/index.ts. A module's own files, tests included, import each
+    // other freely; a test in one module reaches another module through its face like any other file.
+    files: ['apps/server/src/**/*.ts'],
+    plugins: { boundaries },
+    settings: {
+      'boundaries/include': ['apps/server/src/**/*'],
+      'boundaries/elements': [
+        { type: 'server-module', pattern: 'apps/server/src/modules/*', capture: ['moduleName'] },
+        { type: 'server-lib', pattern: 'apps/server/src/lib' },
+        { type: 'server-plugins', pattern: 'apps/server/src/plugins' },
+        { type: 'server-idp', pattern: 'apps/server/src/idp' },
+        { type: 'server-db', pattern: 'apps/server/src/db' },
+        { type: 'server-cli', pattern: 'apps/server/src/cli' },
+        { type: 'server-testing', pattern: 'apps/server/src/testing' },
+        // app.ts, server.ts, config.ts and the whole server's tests. (Files directly in a folder are an
+        // element only in the deprecated file mode; folder patterns do not match them.)
+        { type: 'server-root', pattern: 'apps/server/src/*.ts', mode: 'file' },
+      ],
+      'import/resolver': { [path.resolve(import.meta.dirname, 'tools/eslint-alias-resolver.cjs')]: {} },
+    },
+    rules: {
+      'boundaries/dependencies': [
+        'error',
+        {
+          default: 'allow',
+          policies: [
+            {
+              disallow: [{ to: { element: { type: 'server-module', fileInternalPath: '!index.ts' } } }],
+              message: 'Import a server module only through its face, modules/<name>/index.ts.',
+            },
+            {
+              from: { element: { type: 'server-module' } },
+              allow: [
+                {
+                  to: {
+                    element: {
+                      type: 'server-module',
+                      captured: { moduleName: '{{from.element.captured.moduleName}}' },
+                    },
+                  },
+                },
+              ],
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['apps/web/src/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks, boundaries },
@@ -44,7 +94,9 @@ export default tseslint.config(
       'boundaries/elements': [
         { type: 'app', pattern: 'apps/web/src/app' },
         { type: 'feature', pattern: 'apps/web/src/features/*', capture: ['featureName'] },
-        { type: 'shared', pattern: 'apps/web/src/(components|lib|config|testing)' },
+        { type: 'components', pattern: 'apps/web/src/components' },
+        { type: 'lib', pattern: 'apps/web/src/(lib|config)' },
+        { type: 'testing', pattern: 'apps/web/src/testing' },
       ],
       'import/resolver': { [path.resolve(import.meta.dirname, 'tools/eslint-alias-resolver.cjs')]: {} },
     },
@@ -60,8 +112,9 @@ export default tseslint.config(
             "Build query keys with the feature's `…Keys` object (one file per feature), not a literal array.",
         },
       ],
-      // Features stay apart: a feature may use shared code and its own files, never another feature.
-      // Pages in app/ are where features meet.
+      // Arrows point one way: app → features → components → lib, config. Features stay apart: a
+      // feature may use shared code and its own files, never another feature nor app/. Pages in app/
+      // are where features meet.
       'boundaries/dependencies': [
         'error',
         {
@@ -82,9 +135,20 @@ export default tseslint.config(
               message: 'A feature must not import another feature; compose them in app/.',
             },
             {
-              from: { element: { type: 'shared' } },
+              from: { element: { type: 'feature' } },
+              disallow: [{ to: { element: { type: 'app' } } }],
+              message: 'A feature must not import app/; what it needs of the app comes through lib/.',
+            },
+            {
+              from: { element: { types: { anyOf: ['components', 'lib', 'testing'] } } },
               disallow: [{ to: { element: { type: 'feature' } } }, { to: { element: { type: 'app' } } }],
               message: 'Shared code must not import features or app.',
+            },
+            // lib/ and config/ sit below the components that show them.
+            {
+              from: { element: { type: 'lib' } },
+              disallow: [{ to: { element: { type: 'components' } } }],
+              message: 'lib/ and config/ must not import components/.',
             },
           ],
         },

@@ -3,8 +3,8 @@ import { expect, test } from '@playwright/test';
 import { apiPaths, appPaths, type PaymentProfilesResponse } from '@roadpass/contracts';
 import { routes } from '../../apps/web/src/config/routes.js';
 import { newestLinkPath, newestPin } from './outbox.js';
-import { PIN_MAX_ATTEMPTS } from '../../apps/server/src/modules/mobile/mobile-service.js';
 import { customerApi, fill, openSignedIn, signInOnLoginPage, texts } from './support.js';
+import { PIN_MAX_ATTEMPTS } from '../../apps/server/src/modules/mobile/pin-limits.js';
 
 // Issue 8, the account area in the browser, against the real server. Each project (phone, desktop)
 // uses customers of its own, so the two never share a PIN or an unsubscribe link.

@@ -1,9 +1,9 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { apiPaths } from '@roadpass/contracts';
-import { PIN_MAX_ATTEMPTS } from '../../apps/server/src/modules/mobile/mobile-service.js';
 import { newestPin, outboxMessages } from './outbox.js';
 import { exclusively, fill, openSignedIn, texts } from './support.js';
+import { PIN_MAX_ATTEMPTS } from '../../apps/server/src/modules/mobile/pin-limits.js';
 
 // Issue 17, the mobile number page (/{COUNTRY}/{lang}/myaccount/mobile) against the real server. Each
 // project changes the numbers of customers of its own (account-area.spec.ts uses demo.de and demo.fr);

@@ -17,41 +17,27 @@ import rateLimits from './plugins/rate-limits.js';
 import readCaches from './plugins/read-caches.js';
 import requestLog, { loggerOptions, requestLogOptions } from './plugins/request-log.js';
 import identityProviderPlugin from './idp/identity-provider-plugin.js';
-import { createCustomerRepository } from './modules/customers/customer-repository.js';
-import { loginStatusRoutes } from './modules/customers/login-status-routes.js';
-import { personalDataRoutes } from './modules/account/personal-data-routes.js';
-import { passwordRoutes } from './modules/account/password-routes.js';
-import { loadAccountRules } from './modules/account/account-rules-content.js';
-import { contentRoutes } from './modules/content/content-routes.js';
-import { loadTranslations } from './modules/content/translations.js';
-import { loadLoyaltyContent } from './modules/content/loyalty-content.js';
-import { loyaltyContentRoutes } from './modules/content/loyalty-content-routes.js';
-import { consentRoutes } from './modules/consents/consent-routes.js';
-import { loyaltyModule } from './modules/loyalty/loyalty-module.js';
-import { errorReportRoutes } from './modules/error-reports/error-report-routes.js';
 import { seedDemoData } from './db/seed.js';
-import { startStep } from './lib/start-step.js';
-import { runtimeConfigOf, runtimeConfigRoutes } from './modules/runtime-config/runtime-config-routes.js';
-import { webAppFileRoutes, webAppRoutes } from './modules/web-app/web-app-routes.js';
-import { loadMessageTexts } from './modules/messages/message-texts.js';
-import { createMessageSender } from './modules/messages/message-sender.js';
-import { createSmtpTransport } from './modules/messages/smtp-transport.js';
-import { devOutboxRoutes } from './modules/messages/dev-outbox-routes.js';
-import { purgeMessagingData } from './modules/messages/purge.js';
-import { startExpiryTimer } from './modules/loyalty/expiry-timer.js';
-import { createEmailChangeService } from './modules/email-change/email-change-service.js';
-import { emailConfirmationRoutes } from './modules/email-change/email-confirmation-routes.js';
-import { createMobileService } from './modules/mobile/mobile-service.js';
-import { mobileRoutes } from './modules/mobile/mobile-routes.js';
-import { createNewsletterService } from './modules/newsletter/newsletter-service.js';
-import { newsletterRoutes } from './modules/newsletter/newsletter-routes.js';
-import { seedDemoNewsletter } from './modules/newsletter/demo-newsletter.js';
-import { logoutRoutes } from './modules/logout/logout-routes.js';
+import { accountModule, loadAccountRules } from './modules/account/index.js';
+import { consentsModule } from './modules/consents/index.js';
+import { contentModule, loadLoyaltyContent, loadTranslations } from './modules/content/index.js';
+import { createCustomerRepository, customersModule } from './modules/customers/index.js';
+import { createEmailChangeService, emailChangeModule } from './modules/email-change/index.js';
+import { errorReportsModule } from './modules/error-reports/index.js';
+import { logoutModule } from './modules/logout/index.js';
+import { loyaltyModule } from './modules/loyalty/index.js';
 import {
-  paymentProfileRoutes,
-  seedDemoPaymentProfiles,
-} from './modules/payment-profiles/payment-profiles.js';
-import { webviewHostRoutes } from './modules/webview-host/webview-host-routes.js';
+  createMessageSender,
+  createSmtpTransport,
+  loadMessageTexts,
+  messagesModule,
+} from './modules/messages/index.js';
+import { mobileModule } from './modules/mobile/index.js';
+import { createNewsletterService, newsletterModule } from './modules/newsletter/index.js';
+import { paymentProfilesModule } from './modules/payment-profiles/index.js';
+import { runtimeConfigModule, runtimeConfigOf } from './modules/runtime-config/index.js';
+import { webAppFileRoutes, webAppModule } from './modules/web-app/index.js';
+import { webviewHostModule } from './modules/webview-host/index.js';
 
 function withFormats(ajv: Ajv): Ajv {
   (ajvFormats as unknown as (ajv: Ajv) => Ajv)(ajv);
@@ -113,7 +99,6 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   await app.register(compression, { precompressedRoutes: webAppFileRoutes });
   await app.register(database, { config, ...(options.db ? { db: options.db } : {}) });
   await app.register(readCaches);
-  if (config.seedDemoData) await startStep('demo data', () => seedDemoData(app.db, loyaltyContent));
   await app.register(swagger, {
     // Only the API (routes with tags) is documented, not the sign-in pages or static files.
     hideUntagged: true,
@@ -134,19 +119,6 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   const smtp = config.smtpUrl ? createSmtpTransport(config.smtpUrl) : undefined;
   if (smtp) app.addHook('onClose', async () => smtp.close());
   const messages = createMessageSender({ db: app.db, log: app.log, from: config.mailFrom, mail: smtp });
-  if (config.messagesPurgeIntervalSeconds > 0) {
-    const log = app.log.child({ module: 'messages-purge' });
-    const timer = startExpiryTimer(
-      async () => {
-        const counts = await purgeMessagingData(app.db, new Date(), config.outboxRetentionDays);
-        if (Object.values(counts).some((n) => n > 0))
-          log.info(counts, 'old messages and expired links purged');
-      },
-      config.messagesPurgeIntervalSeconds * 1000,
-      (err) => log.error({ err }, 'messages purge failed'),
-    );
-    app.addHook('onClose', () => timer.stop());
-  }
 
   // 2. Identity: the embedded provider (unless an external realm is trusted), then token checks.
   const customers = createCustomerRepository(app.db);
@@ -163,47 +135,40 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     texts: messageTexts,
     publicUrl: config.publicUrl,
   });
-  if (config.seedDemoData) {
-    await startStep('demo newsletter', () => seedDemoNewsletter(app.db, newsletter));
-    await startStep('demo payment profiles', () => seedDemoPaymentProfiles(app.db));
-  }
+  // Each module seeds its own demo data (db/seed.ts calls them in order).
+  if (config.seedDemoData) await seedDemoData(app.db, { loyaltyContent, newsletter });
   if (!config.externalIssuer) await app.register(identityProviderPlugin, { config, db: app.db, customers });
   await app.register(customerAuth, { config });
   await app.register(antiForgery);
 
   // 3. API and configuration.
-  await app.register(runtimeConfigRoutes, { config });
-  await app.register(contentRoutes, { translations });
-  await app.register(loginStatusRoutes, { customers, cache: app.readCaches.customers });
-  await app.register(personalDataRoutes, { customers, rules: accountRules, emailChange, translations });
-  await app.register(passwordRoutes, { customers, rules: accountRules, translations });
-  await app.register(loyaltyContentRoutes, { content: loyaltyContent, contentDir: config.contentDir });
-  await app.register(consentRoutes, { customers, content: loyaltyContent });
+  await app.register(runtimeConfigModule, { config });
+  await app.register(contentModule, { translations, loyaltyContent, contentDir: config.contentDir });
+  await app.register(customersModule, { customers });
+  await app.register(accountModule, { customers, rules: accountRules, emailChange, translations });
+  await app.register(consentsModule, { customers, content: loyaltyContent });
   await app.register(loyaltyModule, { config, customers, content: loyaltyContent });
-  await app.register(emailConfirmationRoutes, { emailChange });
-  await app.register(mobileRoutes, {
+  await app.register(emailChangeModule, { emailChange });
+  await app.register(mobileModule, {
     customers,
-    mobile: createMobileService({
-      db: app.db,
-      rules: accountRules.mobileMeta,
-      sender: messages,
-      texts: messageTexts,
-    }),
+    messages,
+    texts: messageTexts,
+    rules: accountRules.mobileMeta,
   });
-  await app.register(newsletterRoutes, { customers, newsletter });
-  await app.register(paymentProfileRoutes, { customers });
-  await app.register(logoutRoutes, { embeddedProvider: !config.externalIssuer });
-  if (config.env !== 'production') await app.register(devOutboxRoutes, { db: app.db });
-  await app.register(errorReportRoutes, { config });
+  await app.register(newsletterModule, { customers, newsletter });
+  await app.register(paymentProfilesModule, { customers });
+  await app.register(logoutModule, { embeddedProvider: !config.externalIssuer });
+  await app.register(messagesModule, { config });
+  await app.register(errorReportsModule, { config });
   app.get(apiPaths.openApiDocument, { config: { public: true }, schema: { hide: true } }, async () =>
     app.swagger(),
   );
 
   // Outside production: the page that plays the native apps around the webview (docs/native-bridge.md).
-  if (config.env !== 'production') await app.register(webviewHostRoutes, { config });
+  if (config.env !== 'production') await app.register(webviewHostModule, { config });
 
   // 4. The web app and the fallback for everything else.
-  await app.register(webAppRoutes, { webDistDir: config.webDistDir, runtimeConfig: runtimeConfigOf(config) });
+  await app.register(webAppModule, { webDistDir: config.webDistDir, runtimeConfig: runtimeConfigOf(config) });
 
   return app;
 }

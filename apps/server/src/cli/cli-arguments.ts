@@ -1,9 +1,8 @@
 import { parseArgs } from 'node:util';
 import type { AppConfig } from '../config.js';
 import type { Db } from '../db/database.js';
-import { createCustomerRepository, type Customer } from '../modules/customers/customer-repository.js';
-import type { Clock } from '../modules/loyalty/loyalty-rules.js';
-import type { LoyaltyService } from '../modules/loyalty/loyalty-service.js';
+import { createCustomerRepository, type Customer } from '../modules/customers/index.js';
+import type { Clock, LoyaltyService } from '../modules/loyalty/index.js';
 import { isCustomerId } from '../lib/customer-id.js';
 
 export interface CliIo {

@@ -2,9 +2,8 @@ import { ConfigError, loadConfig, type AppConfig } from '../config.js';
 import { acquireDataDirLock, DataDirBusyError, type DataDirLock } from '../db/data-dir-lock.js';
 import { openDatabase, type Db } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
-import { loadLoyaltyContent, type LoyaltyContent } from '../modules/content/loyalty-content.js';
-import { createLoyaltyService } from '../modules/loyalty/loyalty-service.js';
-import { systemClock, type Clock } from '../modules/loyalty/loyalty-rules.js';
+import { loadLoyaltyContent, type LoyaltyContent } from '../modules/content/index.js';
+import { createLoyaltyService, systemClock, type Clock } from '../modules/loyalty/index.js';
 import { Refusal, type CliIo } from './cli-arguments.js';
 import { commands } from './loyalty-commands.js';
 

@@ -6,9 +6,12 @@ import {
   type LoyaltyHistoryEntry,
   type Violation,
 } from '@roadpass/contracts';
-import { isLoyaltyMember } from '../modules/consents/consent-repository.js';
-import { incomingEventViolations } from '../modules/loyalty/loyalty-rules.js';
-import { serviceClientSecret, serviceClientSettings } from '../modules/loyalty/service-client.js';
+import { isLoyaltyMember } from '../modules/consents/index.js';
+import {
+  incomingEventViolations,
+  serviceClientSecret,
+  serviceClientSettings,
+} from '../modules/loyalty/index.js';
 import { violationsOf } from '../plugins/errors.js';
 import { findCustomer, parseOptions, Refusal, required, type CommandContext } from './cli-arguments.js';
 import { formatTable } from './text-table.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalJWKSet, decodeJwt, jwtVerify } from 'jose';
-import { createCustomerRepository } from '../modules/customers/customer-repository.js';
+import { createCustomerRepository } from '../modules/customers/index.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
 import {
   authorizationRequest,

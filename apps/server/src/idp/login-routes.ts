@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import formbody from '@fastify/formbody';
 import { isLanguage, type Language } from '@roadpass/contracts';
 import { errors, type Provider } from 'oidc-provider';
-import type { CustomerRepository } from '../modules/customers/customer-repository.js';
+import type { CustomerRepository } from '../modules/customers/index.js';
 import { loginCss, loginCssVersion } from './login-css.js';
 import { loginScript, loginScriptVersion } from './login-script.js';
 import {

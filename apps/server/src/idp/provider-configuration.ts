@@ -10,7 +10,7 @@ import Provider, {
 } from 'oidc-provider';
 import { appPaths, languages, LOYALTY_EVENTS_SCOPE } from '@roadpass/contracts';
 import type { AppConfig } from '../config.js';
-import type { CustomerRepository } from '../modules/customers/customer-repository.js';
+import type { CustomerRepository } from '../modules/customers/index.js';
 import {
   LAST_LANGUAGE_COOKIE,
   LAST_LANGUAGE_COOKIE_MAX_AGE_SECONDS,

@@ -16,9 +16,9 @@ import { createTestDatabase, testDbTarget, type TestDatabase } from '../testing/
 import { testConfig } from '../testing/test-app.js';
 import { signIn } from '../testing/sign-in.js';
 import { createTestCustomer, setLoyaltyConsent, TEST_CUSTOMER_PASSWORD } from '../testing/loyalty-members.js';
-import { loadLoyaltyContent } from '../modules/content/loyalty-content.js';
-import { createCustomerRepository, type Customer } from '../modules/customers/customer-repository.js';
-import { createLoyaltyService, type LoyaltyService } from '../modules/loyalty/loyalty-service.js';
+import { loadLoyaltyContent } from '../modules/content/index.js';
+import { createCustomerRepository, type Customer } from '../modules/customers/index.js';
+import { createLoyaltyService, type LoyaltyService } from '../modules/loyalty/index.js';
 
 // Decision 0011: the login status, a member's tier details and history pages come from a cache per
 // instance. A write must be seen by the next read on the same instance at once, and on another

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { LOYALTY_CORE_CONSENT } from '@roadpass/contracts';
 import type { Db } from '../db/database.js';
-import { saveConsent } from '../modules/consents/consent-repository.js';
-import { createCustomerRepository, type Customer } from '../modules/customers/customer-repository.js';
+import { saveConsent } from '../modules/consents/index.js';
+import { createCustomerRepository, type Customer } from '../modules/customers/index.js';
 
 /** Password of every customer made by createTestCustomer. */
 export const TEST_CUSTOMER_PASSWORD = 'Member-2026!';

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { LOYALTY_EVENTS_SCOPE } from '@roadpass/contracts';
 import type { AppConfig } from '../config.js';
 import type { Db } from '../db/database.js';
-import { serviceClientSecret } from '../modules/loyalty/service-client.js';
+import { serviceClientSecret } from '../modules/loyalty/index.js';
 import { pathOf, providerEndpoints, type InjectResponse } from './sign-in.js';
 
 export interface ClientCredentialsOptions {

@@ -1,18 +1,18 @@
-import type { RuntimeConfig } from '@roadpass/contracts';
 import { QueryClient } from '@tanstack/react-query';
 import { createContext, useContext } from 'react';
 import type { AuthSession } from '@/features/auth/auth-session';
-import { createHttpClient, type HttpClient } from '@/lib/http';
+import { createHttpClient } from '@/lib/http';
+import type { RuntimeServices } from '@/lib/runtime-services';
 import { useAppStore } from '@/lib/state/app-store';
 
-/** The app's long-lived objects, created once in main.tsx and handed down (not module globals). */
-export interface AppServices {
-  http: HttpClient;
+/**
+ * The app's long-lived objects, created once in main.tsx and handed down (not module globals).
+ * Features read their part (http, config) through lib/runtime-services.
+ */
+export interface AppServices extends RuntimeServices {
   queryClient: QueryClient;
   /** The browser sign-in session; null in a webview (the host owns the token) and before start-up. */
   auth: AuthSession | null;
-  /** /config.json once start-up read and validated it; null before (and when it is invalid). */
-  config: RuntimeConfig | null;
 }
 
 export function createAppServices(options: { fetch?: typeof fetch } = {}): AppServices {

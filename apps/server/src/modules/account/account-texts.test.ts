@@ -7,11 +7,11 @@ import {
   type ApiErrorBody,
   type PersonalDataResponse,
 } from '@roadpass/contracts';
-import { DEMO_PASSWORD } from '../../db/seed.js';
 import { createTestApp, type TestApp } from '../../testing/test-app.js';
 import { signIn } from '../../testing/sign-in.js';
-import { loadTranslations, type TranslationSet } from '../content/translations.js';
+import { loadTranslations, type TranslationSet } from '../content/index.js';
 import { ruleText } from './account-texts.js';
+import { DEMO_PASSWORD } from '../customers/index.js';
 
 // The texts of the 400s, from the real content files: what a customer reads for a length rule.
 const contentDir = path.resolve(import.meta.dirname, '../../../../../content');

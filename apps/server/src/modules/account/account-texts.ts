@@ -1,6 +1,6 @@
 import { parseRangeLength, rangeLengthMessage, type Language, type RuleViolation } from '@roadpass/contracts';
-import type { TranslationSet } from '../content/translations.js';
-import { messageLanguage } from '../messages/message-texts.js';
+import type { TranslationSet } from '../content/index.js';
+import { messageLanguage } from '../messages/index.js';
 
 /**
  * The message of a broken rule in the customer's language: the `rules-{validator}` text of

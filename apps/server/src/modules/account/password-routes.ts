@@ -12,13 +12,12 @@ import {
   PasswordUpdate,
   type RuleViolation,
 } from '@roadpass/contracts';
-import type { CustomerRepository } from '../customers/customer-repository.js';
-import { signedInCustomer } from '../customers/login-status.js';
-import type { TranslationSet } from '../content/translations.js';
-import { ConstraintViolation } from '../mobile/mobile-service.js';
+import { type CustomerRepository, signedInCustomer } from '../customers/index.js';
+import type { TranslationSet } from '../content/index.js';
 import type { AccountRules } from './account-rules-content.js';
 import { ruleText } from './account-texts.js';
 import { endOtherSessions } from './other-sessions.js';
+import { ConstraintViolation } from '../../lib/constraint-violation.js';
 
 /**
  * Password (spec §7, product decisions §5): GET answers the policy as meta (never a password); PUT

@@ -10,9 +10,9 @@ import {
 } from '@roadpass/contracts';
 import { createTestApp, type TestApp } from '../../testing/test-app.js';
 import { refresh, signIn, signInWithSession } from '../../testing/sign-in.js';
-import { DEMO_PASSWORD } from '../../db/seed.js';
 import type { ConstraintViolationError as ConstraintViolationErrorBody } from '@roadpass/contracts';
 import { ruleCases } from './rule-cases.js';
+import { DEMO_PASSWORD } from '../customers/index.js';
 
 let t: TestApp;
 beforeAll(async () => {

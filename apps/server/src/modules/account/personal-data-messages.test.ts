@@ -10,12 +10,12 @@ import {
   type PersonalDataResponse,
   type Violation,
 } from '@roadpass/contracts';
-import { DEMO_PASSWORD } from '../../db/seed.js';
 import { createTestApp, type TestApp } from '../../testing/test-app.js';
 import { signIn } from '../../testing/sign-in.js';
-import { loadTranslations, type TranslationSet } from '../content/translations.js';
+import { loadTranslations, type TranslationSet } from '../content/index.js';
 import { accountRulesOf } from './account-rules-content.js';
 import { ruleText } from './account-texts.js';
+import { DEMO_PASSWORD } from '../customers/index.js';
 
 // Calls straight to the API, as a script or another app would make them: what is stored, and what a
 // refusal says (the rule's name and its text in the customer's language, whatever refused it).

@@ -12,10 +12,9 @@ import {
 } from '@roadpass/contracts';
 import { ApiError } from '../../lib/api-error.js';
 import { routePattern } from '../../lib/route-pattern.js';
-import type { CustomerRepository } from '../customers/customer-repository.js';
-import { signedInCustomer } from '../customers/login-status.js';
-import type { EmailChangeService } from '../email-change/email-change-service.js';
-import type { TranslationSet } from '../content/translations.js';
+import { type CustomerRepository, signedInCustomer } from '../customers/index.js';
+import type { EmailChangeService } from '../email-change/index.js';
+import type { TranslationSet } from '../content/index.js';
 import type { AccountRules } from './account-rules-content.js';
 import { createPersonalDataService } from './personal-data-service.js';
 

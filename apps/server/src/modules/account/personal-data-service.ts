@@ -14,9 +14,9 @@ import {
 } from '@roadpass/contracts';
 import { ApiError } from '../../lib/api-error.js';
 import type { CustomerUpdate } from '../../db/schema.js';
-import type { Customer, CustomerRepository } from '../customers/customer-repository.js';
-import type { EmailChangeService } from '../email-change/email-change-service.js';
-import type { TranslationSet } from '../content/translations.js';
+import type { Customer, CustomerRepository } from '../customers/index.js';
+import type { EmailChangeService } from '../email-change/index.js';
+import type { TranslationSet } from '../content/index.js';
 import type { AccountRules } from './account-rules-content.js';
 import { ruleText } from './account-texts.js';
 

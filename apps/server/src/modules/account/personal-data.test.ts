@@ -16,8 +16,8 @@ import {
 } from '@roadpass/contracts';
 import { createTestApp, type TestApp } from '../../testing/test-app.js';
 import { signIn } from '../../testing/sign-in.js';
-import { DEMO_PASSWORD } from '../../db/seed.js';
 import { ruleCases } from './rule-cases.js';
+import { DEMO_PASSWORD } from '../customers/index.js';
 
 interface Session {
   token: string;

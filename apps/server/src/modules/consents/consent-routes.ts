@@ -17,10 +17,8 @@ import {
   apiPaths,
 } from '@roadpass/contracts';
 import { ApiError } from '../../lib/api-error.js';
-import type { LoyaltyContent } from '../content/loyalty-content.js';
-import { requestedLanguage } from '../content/requested-language.js';
-import type { CustomerRepository } from '../customers/customer-repository.js';
-import { signedInCustomer } from '../customers/login-status.js';
+import { type LoyaltyContent, requestedLanguage } from '../content/index.js';
+import { type CustomerRepository, signedInCustomer } from '../customers/index.js';
 import { consentRecords, saveConsent, type ConsentRecord } from './consent-repository.js';
 import { routePattern, withTextParams } from '../../lib/route-pattern.js';
 

@@ -1,6 +1,6 @@
 import { legalEntities, LOYALTY_CORE_CONSENT } from '@roadpass/contracts';
 import type { Db } from '../../db/database.js';
-import { createCustomerRepository } from '../customers/customer-repository.js';
+import { createCustomerRepository } from '../customers/index.js';
 
 /** The demo customer who is not yet a member (product decisions §3: lands on onboarding). */
 const NOT_YET_MEMBER = 'NL';

@@ -4,9 +4,8 @@ import { changeNotices } from '../../db/change-notices.js';
 import type { Db } from '../../db/database.js';
 import { ApiError } from '../../lib/api-error.js';
 import { hashToken, isTokenShaped, newToken } from '../../lib/single-use-token.js';
-import type { Customer, CustomerRepository } from '../customers/customer-repository.js';
-import type { MessageSender } from '../messages/message-sender.js';
-import { linkInLanguage, type MessageTexts } from '../messages/message-texts.js';
+import type { Customer, CustomerRepository } from '../customers/index.js';
+import { type MessageSender, linkInLanguage, type MessageTexts } from '../messages/index.js';
 
 /** How long a confirmation link works. */
 export const EMAIL_CHANGE_TTL_SECONDS = 24 * 3600;

@@ -10,9 +10,8 @@ import {
 } from '@roadpass/contracts';
 import { createTestApp, type TestApp } from '../../testing/test-app.js';
 import { signIn } from '../../testing/sign-in.js';
-import { createCustomerRepository, type CustomerRepository } from '../customers/customer-repository.js';
-import { createMessageSender } from '../messages/message-sender.js';
-import { loadMessageTexts } from '../messages/message-texts.js';
+import { createCustomerRepository, type CustomerRepository } from '../customers/index.js';
+import { createMessageSender, loadMessageTexts } from '../messages/index.js';
 import { createEmailChangeService, type EmailChangeService } from './email-change-service.js';
 import { hashToken } from '../../lib/single-use-token.js';
 

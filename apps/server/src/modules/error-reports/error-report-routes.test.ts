@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { apiPaths, appPaths } from '@roadpass/contracts';
 import { loadConfig, parseSentryDsn } from '../../config.js';
 import { createTestApp, testConfig, type TestApp } from '../../testing/test-app.js';
-import { runtimeConfigOf } from '../runtime-config/runtime-config-routes.js';
+import { runtimeConfigOf } from '../runtime-config/index.js';
 import { readEnvelope, withHeader } from './envelope.js';
 import { ERROR_REPORT_MAX_BYTES } from './error-report-routes.js';
 

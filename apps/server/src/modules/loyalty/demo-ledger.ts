@@ -1,5 +1,5 @@
 import type { IncomingLoyaltyEventType, TierSlug } from '@roadpass/contracts';
-import type { TierRule } from '../content/loyalty-content.js';
+import type { TierRule } from '../content/index.js';
 import type { NewLedgerRow } from './loyalty-repository.js';
 import {
   entryTier,

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedDemoCustomers, seedReferenceData } from '../../db/seed.js';
+import { seedReferenceData } from '../../db/seed.js';
 import { testConfig } from '../../testing/test-app.js';
 import { createMigratedTestDatabase, type TestDatabase } from '../../testing/test-database.js';
-import { loadLoyaltyContent, type LoyaltyContent } from '../content/loyalty-content.js';
+import { loadLoyaltyContent, type LoyaltyContent } from '../content/index.js';
 import { seedDemoLoyalty } from './demo-loyalty.js';
 import { addMonths, tierRank } from './loyalty-rules.js';
+import { seedDemoCustomers } from '../customers/index.js';
 
 let database: TestDatabase;
 let content: LoyaltyContent;

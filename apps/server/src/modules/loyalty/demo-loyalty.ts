@@ -1,5 +1,5 @@
 import type { Db } from '../../db/database.js';
-import type { LoyaltyContent } from '../content/loyalty-content.js';
+import type { LoyaltyContent } from '../content/index.js';
 import { demoProfiles, planDemoEvents, replayLedger, unlocks, type DemoProfile } from './demo-ledger.js';
 import { loyaltyQueries } from './loyalty-repository.js';
 import { generatePartnerCode } from './partner-code.js';

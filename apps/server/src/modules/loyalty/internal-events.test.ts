@@ -10,7 +10,7 @@ import { signIn } from '../../testing/sign-in.js';
 import { createTestCustomer } from '../../testing/loyalty-members.js';
 import { requestServiceToken, serviceToken } from '../../testing/service-token.js';
 import { serviceClientSecret } from './service-client.js';
-import { loadLoyaltyContent } from '../content/loyalty-content.js';
+import { loadLoyaltyContent } from '../content/index.js';
 import { addMonths } from './loyalty-rules.js';
 import { createLoyaltyService, type LoyaltyService } from './loyalty-service.js';
 

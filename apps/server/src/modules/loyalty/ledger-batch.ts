@@ -1,5 +1,5 @@
 import type { LoyaltyEventInput, LoyaltyEventOutcome } from '@roadpass/contracts';
-import type { TierRule } from '../content/loyalty-content.js';
+import type { TierRule } from '../content/index.js';
 import type { LoyaltyAccount, NewLedgerRow } from './loyalty-repository.js';
 import {
   expirySourceId,

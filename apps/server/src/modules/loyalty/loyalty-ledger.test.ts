@@ -4,7 +4,7 @@ import { seedReferenceData } from '../../db/seed.js';
 import { createMigratedTestDatabase, type TestDatabase } from '../../testing/test-database.js';
 import { createTestCustomer } from '../../testing/loyalty-members.js';
 import { testConfig } from '../../testing/test-app.js';
-import { loadLoyaltyContent, type LoyaltyContent } from '../content/loyalty-content.js';
+import { loadLoyaltyContent, type LoyaltyContent } from '../content/index.js';
 import { addMonths } from './loyalty-rules.js';
 import { createLoyaltyService, type LoyaltyService } from './loyalty-service.js';
 

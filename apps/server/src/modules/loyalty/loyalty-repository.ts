@@ -2,7 +2,7 @@ import { sql, type Kysely, type Selectable } from 'kysely';
 import { type LoyaltyEventType, type TierSlug } from '@roadpass/contracts';
 import type { Database } from '../../db/schema.js';
 import type { LoyaltyEventTable } from '../../db/schema-loyalty.js';
-import { isLoyaltyMemberSql, loyaltyMemberships } from '../consents/consent-repository.js';
+import { isLoyaltyMemberSql, loyaltyMemberships } from '../consents/index.js';
 import type { Lot } from './loyalty-rules.js';
 import { isCustomerId } from '../../lib/customer-id.js';
 

@@ -18,8 +18,8 @@ import {
   TEST_CUSTOMER_PASSWORD,
   type TestCustomerOptions,
 } from '../../testing/loyalty-members.js';
-import { loadLoyaltyContent } from '../content/loyalty-content.js';
-import type { Customer } from '../customers/customer-repository.js';
+import { loadLoyaltyContent } from '../content/index.js';
+import type { Customer } from '../customers/index.js';
 import { createLoyaltyService, type LoyaltyService } from './loyalty-service.js';
 import { PARTNER_CODE_PATTERN } from './partner-code.js';
 

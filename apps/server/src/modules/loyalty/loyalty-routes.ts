@@ -12,8 +12,7 @@ import {
   LoyaltyTierDetails,
   RewardSlug,
 } from '@roadpass/contracts';
-import type { CustomerRepository } from '../customers/customer-repository.js';
-import { signedInCustomer } from '../customers/login-status.js';
+import { type CustomerRepository, signedInCustomer } from '../customers/index.js';
 import { loyaltyErrors } from './loyalty-errors.js';
 import type { LoyaltyService, MemberState } from './loyalty-service.js';
 import type { PartnerCodeRow } from './loyalty-repository.js';

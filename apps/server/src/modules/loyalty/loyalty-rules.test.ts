@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TierRule } from '../content/loyalty-content.js';
+import type { TierRule } from '../content/index.js';
 import {
   addMonths,
   incomingEventViolations,

@@ -1,5 +1,5 @@
 import { LOYALTY_VALIDITY_MONTHS, tierSlugs, type TierSlug, type Violation } from '@roadpass/contracts';
-import type { TierRule } from '../content/loyalty-content.js';
+import type { TierRule } from '../content/index.js';
 
 /**
  * The loyalty rules of product decisions §4 as pure functions. Nothing here reads the clock or the

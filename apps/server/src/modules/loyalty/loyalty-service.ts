@@ -8,7 +8,7 @@ import type {
 import { changeNotices } from '../../db/change-notices.js';
 import type { Db } from '../../db/database.js';
 import type { InvalidatingCache } from '../../lib/invalidating-cache.js';
-import type { LoyaltyContent, RewardRule } from '../content/loyalty-content.js';
+import type { LoyaltyContent, RewardRule } from '../content/index.js';
 import {
   createLedgerBatch,
   customerKey,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../testing/test-app.js';
-import { createCustomerRepository } from '../customers/customer-repository.js';
+import { createCustomerRepository } from '../customers/index.js';
 import { purgeMessagingData } from './purge.js';
 
 let t: TestApp;

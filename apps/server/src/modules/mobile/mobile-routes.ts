@@ -8,9 +8,9 @@ import {
   MobileResponse,
   MobileUpdate,
 } from '@roadpass/contracts';
-import type { CustomerRepository } from '../customers/customer-repository.js';
-import { signedInCustomer } from '../customers/login-status.js';
-import { ConstraintViolation, type MobileService, type MobileState } from './mobile-service.js';
+import { type CustomerRepository, signedInCustomer } from '../customers/index.js';
+import type { MobileService, MobileState } from './mobile-service.js';
+import { ConstraintViolation } from '../../lib/constraint-violation.js';
 
 // Rule breaks carry the spec's constraintViolationMetaInfo; schema errors the plain API error.
 const violationError = Type.Union([ConstraintViolationError, ApiErrorBody]);

@@ -10,38 +10,16 @@ import {
 } from '@roadpass/contracts';
 import { changeNotices } from '../../db/change-notices.js';
 import type { Db } from '../../db/database.js';
-import { ApiError } from '../../lib/api-error.js';
+import { ConstraintViolation } from '../../lib/constraint-violation.js';
+import {
+  PIN_MAX_ATTEMPTS,
+  PIN_RESEND_GAP_SECONDS,
+  PIN_SENDS_PER_HOUR,
+  PIN_TTL_SECONDS,
+} from './pin-limits.js';
 import { getOrCreateSecret, randomSecret } from '../../lib/app-secrets.js';
-import type { Customer } from '../customers/customer-repository.js';
-import type { MessageSender } from '../messages/message-sender.js';
-import type { MessageKey, MessageTexts } from '../messages/message-texts.js';
-
-/** Product decisions §5 and the resend limit (decision 0024). */
-export const PIN_TTL_SECONDS = 10 * 60;
-export const PIN_MAX_ATTEMPTS = 5;
-export const PIN_RESEND_GAP_SECONDS = 60;
-export const PIN_SENDS_PER_HOUR = 5;
-
-/** A 400 (or 429) whose body also carries the spec's constraintViolationMetaInfo (texts for the app). */
-export class ConstraintViolation extends ApiError {
-  constructor(
-    status: 400 | 429,
-    message: string,
-    readonly metaDataList: ConstraintViolationMeta[],
-    /** For a 429: seconds until another try can succeed (sent as Retry-After). */
-    readonly retryAfterSeconds?: number,
-  ) {
-    super(
-      status,
-      status === 400 ? 'validation_failed' : 'too_many_requests',
-      message,
-      metaDataList.map((m) => ({ field: m.attribute, rule: m.validator, message: m.text })),
-    );
-  }
-  override toBody() {
-    return { ...super.toBody(), constraintViolationMetaInfo: { metaDataList: this.metaDataList } };
-  }
-}
+import type { Customer } from '../customers/index.js';
+import type { MessageSender, MessageKey, MessageTexts } from '../messages/index.js';
 
 export interface MobileState {
   mobilePhone: string | null;

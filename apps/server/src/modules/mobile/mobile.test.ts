@@ -10,12 +10,12 @@ import {
   type MobileResponse,
 } from '@roadpass/contracts';
 import { createTestApp, type TestApp } from '../../testing/test-app.js';
-import { loadAccountRules } from '../account/account-rules-content.js';
+import { loadAccountRules } from '../account/index.js';
 import { signIn } from '../../testing/sign-in.js';
-import { createCustomerRepository, type Customer } from '../customers/customer-repository.js';
-import { createMessageSender } from '../messages/message-sender.js';
-import { loadMessageTexts } from '../messages/message-texts.js';
-import { ConstraintViolation, createMobileService, type MobileService } from './mobile-service.js';
+import { createCustomerRepository, type Customer } from '../customers/index.js';
+import { createMessageSender, loadMessageTexts } from '../messages/index.js';
+import { createMobileService, type MobileService } from './mobile-service.js';
+import { ConstraintViolation } from '../../lib/constraint-violation.js';
 
 interface Session {
   token: string;

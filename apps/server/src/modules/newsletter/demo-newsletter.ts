@@ -1,7 +1,7 @@
 import { legalEntities } from '@roadpass/contracts';
 import type { Db } from '../../db/database.js';
 import { withStartupLock } from '../../db/startup-lock.js';
-import { createCustomerRepository, type Customer } from '../customers/customer-repository.js';
+import { createCustomerRepository, type Customer } from '../customers/index.js';
 import type { NewsletterService } from './newsletter-service.js';
 
 /** Demo customers who never subscribed (the others did at registration). */

@@ -10,8 +10,7 @@ import {
 } from '@roadpass/contracts';
 import { routePattern } from '../../lib/route-pattern.js';
 import { checkTokenCallRateLimit } from '../../plugins/rate-limits.js';
-import type { CustomerRepository } from '../customers/customer-repository.js';
-import { signedInCustomer } from '../customers/login-status.js';
+import { type CustomerRepository, signedInCustomer } from '../customers/index.js';
 import type { NewsletterService } from './newsletter-service.js';
 
 const errors = { 400: ApiErrorBody, 401: ApiErrorBody, 403: ApiErrorBody, 404: ApiErrorBody };

@@ -2,9 +2,8 @@ import { appPaths, type NewsletterChannel, type NewsletterLogRTO } from '@roadpa
 import type { Db } from '../../db/database.js';
 import { ApiError } from '../../lib/api-error.js';
 import { hashToken, isTokenShaped, newToken } from '../../lib/single-use-token.js';
-import type { Customer } from '../customers/customer-repository.js';
-import type { MessageSender } from '../messages/message-sender.js';
-import { linkInLanguage, type MessageTexts } from '../messages/message-texts.js';
+import type { Customer } from '../customers/index.js';
+import { type MessageSender, linkInLanguage, type MessageTexts } from '../messages/index.js';
 
 /** How long an unsubscribe link in a newsletter e-mail works. */
 export const UNSUBSCRIBE_TOKEN_TTL_SECONDS = 90 * 86_400;

@@ -10,9 +10,8 @@ import {
 } from '@roadpass/contracts';
 import { createTestApp, type TestApp } from '../../testing/test-app.js';
 import { signIn } from '../../testing/sign-in.js';
-import { createCustomerRepository } from '../customers/customer-repository.js';
-import { createMessageSender } from '../messages/message-sender.js';
-import { loadMessageTexts } from '../messages/message-texts.js';
+import { createCustomerRepository } from '../customers/index.js';
+import { createMessageSender, loadMessageTexts } from '../messages/index.js';
 import { hashToken } from '../../lib/single-use-token.js';
 import { createNewsletterService, type NewsletterService } from './newsletter-service.js';
 import { seedDemoNewsletter } from './demo-newsletter.js';

@@ -10,8 +10,7 @@ import {
 import type { Db } from '../../db/database.js';
 import type { NewPaymentProfileRow, PaymentProfileRow } from '../../db/schema.js';
 import { withStartupLock } from '../../db/startup-lock.js';
-import { createCustomerRepository, type CustomerRepository } from '../customers/customer-repository.js';
-import { signedInCustomer } from '../customers/login-status.js';
+import { createCustomerRepository, type CustomerRepository, signedInCustomer } from '../customers/index.js';
 
 /** A stored profile as the API shows it; only the last four digits of a card or IBAN are ever kept. */
 function toPaymentProfile(row: PaymentProfileRow): PaymentProfile {

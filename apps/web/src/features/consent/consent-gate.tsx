@@ -1,6 +1,6 @@
-import { lazy, Suspense, useContext, useEffect, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from '@/lib/i18n/use-translation';
-import { ServicesContext } from '@/app/services';
+import { useRuntimeServices } from '@/lib/runtime-services';
 import { useAppStore } from '@/lib/state/app-store';
 
 // The consent manager and everything it loads are chunks of their own: the first load pays only this gate.
@@ -26,7 +26,7 @@ const whenIdle = (run: () => void): (() => void) => {
  */
 export function ConsentGate({ footerItems }: { footerItems?: ReactNode }) {
   const { t } = useTranslation();
-  const services = useContext(ServicesContext);
+  const services = useRuntimeServices();
   const appReady = useAppStore((s) => s.appReady);
   const [idle, setIdle] = useState(false);
   const [settingsRequest, setSettingsRequest] = useState(0);

@@ -1,5 +1,5 @@
-import { lazy, Suspense, useContext } from 'react';
-import { ServicesContext } from '@/app/services';
+import { lazy, Suspense } from 'react';
+import { useRuntimeServices } from '@/lib/runtime-services';
 import { useAppStore } from '@/lib/state/app-store';
 
 // The widget is a chunk of its own, fetched only once error reporting runs with consent.
@@ -11,7 +11,7 @@ const FeedbackWidget = lazy(() => import('./feedback-widget'));
  */
 export function FeedbackEntry() {
   const allowed = useAppStore((s) => s.errorReportingAllowed);
-  const settings = useContext(ServicesContext)?.config?.feedback;
+  const settings = useRuntimeServices()?.config?.feedback;
   if (!allowed) return null;
   return (
     <Suspense fallback={null}>

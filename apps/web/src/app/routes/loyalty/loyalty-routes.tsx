@@ -3,7 +3,7 @@ import { Route, Switch, useLocation } from 'wouter';
 import { Spinner } from '@/components/spinner';
 import { loyaltyRouteName, routes } from '@/config/routes';
 import { useLoyaltyStore } from '@/lib/loyalty/loyalty-store';
-import { LoyaltyRedirect } from '@/lib/loyalty/ui/loyalty-link';
+import { LoyaltyRedirect } from '@/components/loyalty-page/loyalty-link';
 import { loyaltyRouteModules } from './loyalty-route-modules';
 import { isSignedIn, useSessionUser } from '@/lib/session/session-user';
 

@@ -6,8 +6,8 @@ import { useHttp } from '@/lib/http';
 import { faqQuery } from '@/lib/loyalty/api/get-faq';
 import { useLoyaltyLocale } from '@/lib/loyalty/loyalty-locale';
 import { useCachedLoyaltyConsents } from '@/lib/loyalty/use-loyalty-consents';
-import { InlineError } from '@/lib/loyalty/ui/inline-error';
-import { LoyaltyPage } from '@/lib/loyalty/ui/loyalty-page';
+import { InlineError } from '@/components/loyalty-page/inline-error';
+import { LoyaltyPage } from '@/components/loyalty-page/loyalty-page';
 import './loyalty-faq.css';
 
 /** Back to the onboarding for a known non-member, else to the status (which handles non-members too). */

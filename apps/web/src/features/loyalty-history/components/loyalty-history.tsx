@@ -9,8 +9,8 @@ import { formatPoints } from '@/lib/loyalty/format';
 import { useLoyaltyLocale } from '@/lib/loyalty/loyalty-locale';
 import { historyQuery } from '@/lib/loyalty/api/get-history-page';
 import { useCustomer } from '@/lib/loyalty/use-customer';
-import { InlineError } from '@/lib/loyalty/ui/inline-error';
-import { LoyaltyPage } from '@/lib/loyalty/ui/loyalty-page';
+import { InlineError } from '@/components/loyalty-page/inline-error';
+import { LoyaltyPage } from '@/components/loyalty-page/loyalty-page';
 import { HistoryRow } from './history-row';
 import './loyalty-history.css';
 

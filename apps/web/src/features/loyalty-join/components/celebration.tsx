@@ -3,8 +3,8 @@ import { tierIconName, tierSlugs } from '@roadpass/contracts';
 import { TierIcon } from '@/components/tier-icon';
 import { routes } from '@/config/routes';
 import { useTiers } from '@/lib/loyalty/use-tiers';
-import { LoyaltyLink } from '@/lib/loyalty/ui/loyalty-link';
-import { LoyaltyPage } from '@/lib/loyalty/ui/loyalty-page';
+import { LoyaltyLink } from '@/components/loyalty-page/loyalty-link';
+import { LoyaltyPage } from '@/components/loyalty-page/loyalty-page';
 import { RewardList } from './reward-list';
 import './join.css';
 

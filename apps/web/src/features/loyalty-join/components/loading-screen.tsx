@@ -1,6 +1,6 @@
 import { useTranslation } from '@/lib/i18n/use-translation';
-import { LoadingAnimation } from '@/lib/loyalty/ui/loading-animation';
-import { LoyaltyPage } from '@/lib/loyalty/ui/loyalty-page';
+import { LoadingAnimation } from '@/components/loyalty-page/loading-animation';
+import { LoyaltyPage } from '@/components/loyalty-page/loyalty-page';
 
 /** `/loading`: the loyalty loading screen (spec §2). */
 export function LoadingScreen() {

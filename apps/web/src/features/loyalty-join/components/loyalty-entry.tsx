@@ -1,7 +1,7 @@
 import { useTranslation } from '@/lib/i18n/use-translation';
-import { InlineError } from '@/lib/loyalty/ui/inline-error';
-import { LoadingAnimation } from '@/lib/loyalty/ui/loading-animation';
-import { LoyaltyPage } from '@/lib/loyalty/ui/loyalty-page';
+import { InlineError } from '@/components/loyalty-page/inline-error';
+import { LoadingAnimation } from '@/components/loyalty-page/loading-animation';
+import { LoyaltyPage } from '@/components/loyalty-page/loyalty-page';
 import { useLoyaltyEntry } from '../use-loyalty-entry';
 
 /** `/`: decides where the customer goes (spec §2) and shows the loading screen meanwhile. */

@@ -5,9 +5,9 @@ import { routes } from '@/config/routes';
 import { formatPoints } from '@/lib/loyalty/format';
 import { useLoyaltyLocale } from '@/lib/loyalty/loyalty-locale';
 import { useTiers } from '@/lib/loyalty/use-tiers';
-import { InlineError } from '@/lib/loyalty/ui/inline-error';
-import { LoyaltyLink } from '@/lib/loyalty/ui/loyalty-link';
-import { LoyaltyPage } from '@/lib/loyalty/ui/loyalty-page';
+import { InlineError } from '@/components/loyalty-page/inline-error';
+import { LoyaltyLink } from '@/components/loyalty-page/loyalty-link';
+import { LoyaltyPage } from '@/components/loyalty-page/loyalty-page';
 import { RewardList } from './reward-list';
 import './join.css';
 

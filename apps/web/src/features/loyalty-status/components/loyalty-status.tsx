@@ -9,9 +9,9 @@ import { useLoyaltyLocale } from '@/lib/loyalty/loyalty-locale';
 import { tierProgress } from '@/lib/loyalty/tier-rules';
 import { useTierDetails } from '@/lib/loyalty/use-tier-details';
 import { useTiers } from '@/lib/loyalty/use-tiers';
-import { InlineError } from '@/lib/loyalty/ui/inline-error';
-import { LoyaltyLink } from '@/lib/loyalty/ui/loyalty-link';
-import { LoyaltyPage } from '@/lib/loyalty/ui/loyalty-page';
+import { InlineError } from '@/components/loyalty-page/inline-error';
+import { LoyaltyLink } from '@/components/loyalty-page/loyalty-link';
+import { LoyaltyPage } from '@/components/loyalty-page/loyalty-page';
 import './loyalty-status.css';
 
 /**

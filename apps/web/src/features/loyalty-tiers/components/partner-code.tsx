@@ -6,7 +6,7 @@ import { useHttp } from '@/lib/http';
 import { generatePartnerCodeMutation } from '@/lib/loyalty/api/generate-partner-code';
 import { partnerCodeQuery } from '@/lib/loyalty/api/get-partner-code';
 import { useCustomer } from '@/lib/loyalty/use-customer';
-import { InlineError } from '@/lib/loyalty/ui/inline-error';
+import { InlineError } from '@/components/loyalty-page/inline-error';
 import { copyToClipboard } from '@/lib/native-bridge';
 import { useAppStore } from '@/lib/state/app-store';
 

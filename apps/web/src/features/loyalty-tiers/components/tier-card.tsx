@@ -5,7 +5,7 @@ import { routes } from '@/config/routes';
 import { formatPoints } from '@/lib/loyalty/format';
 import { useLoyaltyLocale } from '@/lib/loyalty/loyalty-locale';
 import { isUnlockedFor } from '@/lib/loyalty/tier-rules';
-import { LoyaltyLink } from '@/lib/loyalty/ui/loyalty-link';
+import { LoyaltyLink } from '@/components/loyalty-page/loyalty-link';
 import { RewardLock } from './reward-lock';
 
 interface TierCardProps {

@@ -5,8 +5,8 @@ import { routes } from '@/config/routes';
 import { hasErrorCode } from '@/lib/http';
 import { useTierDetails } from '@/lib/loyalty/use-tier-details';
 import { useTiers } from '@/lib/loyalty/use-tiers';
-import { InlineError } from '@/lib/loyalty/ui/inline-error';
-import { LoyaltyPage } from '@/lib/loyalty/ui/loyalty-page';
+import { InlineError } from '@/components/loyalty-page/inline-error';
+import { LoyaltyPage } from '@/components/loyalty-page/loyalty-page';
 import { TierCard } from './tier-card';
 import './tiers.css';
 

@@ -1,0 +1,20 @@
+import type { MetaDataList } from '@roadpass/contracts';
+import type { FastifyPluginAsync } from 'fastify';
+import type { CustomerRepository } from '../customers/index.js';
+import type { MessageSender, MessageTexts } from '../messages/index.js';
+import { mobileRoutes } from './mobile-routes.js';
+import { createMobileService } from './mobile-service.js';
+
+/** The customer's mobile number, changed by a PIN sent by SMS. */
+export const mobileModule: FastifyPluginAsync<{
+  customers: CustomerRepository;
+  messages: MessageSender;
+  texts: MessageTexts;
+  /** The served mobile and PIN rules (content/account-rules), enforced through the shared interpreter. */
+  rules: MetaDataList;
+}> = async (app, { customers, messages, texts, rules }) => {
+  await app.register(mobileRoutes, {
+    customers,
+    mobile: createMobileService({ db: app.db, rules, sender: messages, texts }),
+  });
+};

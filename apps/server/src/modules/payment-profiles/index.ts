@@ -1,0 +1,5 @@
+// The payment profiles module's face: the only file other parts of the server import (decision 0001).
+export {
+  paymentProfileRoutes as paymentProfilesModule,
+  seedDemoPaymentProfiles,
+} from './payment-profiles.js';

@@ -1,0 +1,2 @@
+// The web app module's face: the only file other parts of the server import (decision 0001).
+export { webAppRoutes as webAppModule, webAppFileRoutes } from './web-app-routes.js';
