@@ -12,7 +12,7 @@ import { exclusively, loyaltyProgramme, openLoyalty } from './support.js';
 // added there is checked without anyone listing it here; a route whose address needs a value this
 // file cannot make up fails the check until one is added below.
 
-/** Who reads each language: a demo customer of a country that speaks it (product decisions §3). */
+/** Who reads each language: a demo customer of a country that speaks it (docs/product/demo-data.md#demo-customers). */
 const readers: Record<string, { email: string; country: string }> = {
   nl: { email: 'demo.nl@example.com', country: 'NL' },
   de: { email: 'demo.de@example.com', country: 'DE' },

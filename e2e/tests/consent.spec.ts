@@ -47,7 +47,7 @@ test('deny all: no tag manager request, no SDK chunk, no envelope even after an 
   expect(seen).toEqual({ tagManager: [], sdkChunk: [], envelopes: [] });
   const cookie = (await page.context().cookies()).find((c) => c.name === 'roadpass_consent');
   expect(cookie).toMatchObject({ value: 'a0e0', path: '/', sameSite: 'Lax' });
-  // One day (spec §9), give or take the test's own time.
+  // One day (docs/product/constants.md#business-constants), give or take the test's own time.
   expect(cookie!.expires * 1000 - Date.now()).toBeGreaterThan(86_000_000);
 });
 

@@ -10,7 +10,7 @@ import {
   tierDetailsOf,
 } from './support.js';
 
-// demo.de@example.com is read here only: royal gold, 250 history entries (product decisions §3).
+// demo.de@example.com is read here only: royal gold, 250 history entries (docs/product/demo-data.md#demo-customers).
 const email = 'demo.de@example.com';
 
 test.describe('the loyalty status page', () => {

@@ -77,7 +77,7 @@ export async function injectFault(
 // ---------------------------------------------------------------------------------------------------
 // The loyalty app (issue 3)
 
-/** Where the loyalty app lives (spec §2). */
+/** Where the loyalty app lives (docs/product/addresses-and-routes.md#screens-and-routes). */
 export const LOYALTY_BASE = appPaths.loyaltyBase;
 
 /** A loyalty address, e.g. loyaltyUrl('/status', 'en') → /customer/loyalty-ui/status?locale=en. */
@@ -93,7 +93,7 @@ export function loyaltyAddress(path: string): RegExp {
 
 /**
  * Signs in (through the account home), then opens a loyalty address with a page load, optionally in a
- * chosen language (the locale query parameter, spec §2) without touching the customer's saved language.
+ * chosen language (the locale query parameter, docs/product/addresses-and-routes.md#screens-and-routes) without touching the customer's saved language.
  */
 export async function openLoyalty(page: Page, email: string, path: string, locale?: string): Promise<void> {
   await openSignedIn(page, email);

@@ -186,7 +186,7 @@ for (const platform of ['ios', 'android'] as const) {
       );
     });
 
-    // Issue 17: the account pages sent nothing; spec §2 asks for a message on every non-loyalty route.
+    // Issue 17: the account pages sent nothing; docs/product/addresses-and-routes.md#screens-and-routes asks for a message on every non-loyalty route.
     test('account pages report forward and backward navigation to the host', async ({ page }) => {
       const host = await signedInHost(page, platform);
       const home = appPaths.accountHome('DE', 'de');

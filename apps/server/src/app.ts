@@ -52,7 +52,7 @@ export interface BuildOptions {
 }
 
 /**
- * Builds the whole server: the API of spec §7, the embedded identity provider, the runtime config
+ * Builds the whole server: the API of docs/product/api.md#calls, the embedded identity provider, the runtime config
  * and the web app. Plugins load in layers: infrastructure → identity → API → web app.
  * server.ts only starts it; tests build the very same app.
  */

@@ -140,7 +140,7 @@ describe('the OpenAPI document says what the server does', () => {
     );
   });
 
-  it('documents the partner-code POST of spec §7 with an optional (empty) body', () => {
+  it('documents the partner-code POST of docs/product/api.md#calls with an optional (empty) body', () => {
     const post = operations.find((op) => op.method === 'POST' && op.path.includes('/partner-code/'));
     expect(post?.bodyRequired).toBe(false);
   });

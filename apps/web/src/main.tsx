@@ -6,7 +6,7 @@ import { createAppServices } from '@/app/services';
 import { paymentRedirectTarget } from '@/config/routes';
 import { useAppStore } from '@/lib/state/app-store';
 
-// Spec §2: the payment marker in the fragment is checked before anything else starts.
+// docs/product/addresses-and-routes.md#screens-and-routes: the payment marker in the fragment is checked before anything else starts.
 const paymentTarget = paymentRedirectTarget(window.location.hash);
 
 if (paymentTarget) {

@@ -1,4 +1,4 @@
-// The one interpreter of served validation rules (spec §5), used by the server to enforce and by the
+// The one interpreter of served validation rules (docs/product/account-rules.md#validation-rules), used by the server to enforce and by the
 // app to check before sending. Plain values only: the browser bundles this module.
 
 /** Same shape as the MetaDataEntry schema in account.ts (kept here as a plain type). */
@@ -19,7 +19,7 @@ export interface RuleContext {
 }
 
 export interface PatternRule {
-  /** pattern, phone, email or listMatch: each yields a pattern (spec §5). */
+  /** pattern, phone, email or listMatch: each yields a pattern (docs/product/account-rules.md#validation-rules). */
   validator: string;
   parameter: string;
   regex: RegExp;
@@ -28,12 +28,12 @@ export interface PatternRule {
 export interface FieldRules {
   attribute: string;
   required: boolean;
-  /** invisible true hides the attribute and drops all its rules (spec §5). */
+  /** invisible true hides the attribute and drops all its rules (docs/product/account-rules.md#validation-rules). */
   invisible: boolean;
   /** Shown but not changeable (e.g. HU address fields); the server refuses a change. */
   readonly: boolean;
   patterns: PatternRule[];
-  /** rangelength min:max, default 0:255 (spec §5/§9). */
+  /** rangelength min:max, default 0:255 (docs/product/account-rules.md#validation-rules, docs/product/constants.md#business-constants). */
   minLength: number;
   maxLength: number;
   /** Validators of our own, kept under their name. */
@@ -50,7 +50,7 @@ export interface RuleViolation {
 }
 
 /**
- * The profile fields that make the address (spec §3): their rules come from the address country (and
+ * The profile fields that make the address (docs/product/data.md#entities-and-fields): their rules come from the address country (and
  * province); read-only where the legal entity disables address editing (HU).
  */
 export const addressFields = [
@@ -131,7 +131,7 @@ export function compileRules(list: readonly RuleEntry[]): CompiledRules {
   }
   for (const field of Object.values(rules)) {
     if (field.invisible) {
-      // Spec §5: invisible drops all the attribute's rules.
+      // docs/product/account-rules.md#validation-rules: invisible drops all the attribute's rules.
       Object.assign(field, { required: false, readonly: false, patterns: [], custom: [] });
       Object.assign(field, rangeFields(DEFAULT_RANGE_LENGTH));
     }
@@ -215,7 +215,7 @@ export function checkValues(
 }
 
 /**
- * Read-only fields whose value `after` changes (spec §6: HU address). Attributes absent from `after`
+ * Read-only fields whose value `after` changes (docs/product/identity-provider.md#roles-and-permissions: HU address). Attributes absent from `after`
  * are not changes; empty and null are the same.
  */
 export function changedReadonlyFields(

@@ -1,4 +1,4 @@
-// The validators of our own that served rules name (spec §5: "any other validator is kept under its
+// The validators of our own that served rules name (docs/product/account-rules.md#validation-rules: "any other validator is kept under its
 // own name"). Passed to checkValues as `customValidators` by the server AND the app, so both run the
 // very same checks. Plain values only: the browser bundles this module.
 import { parsePhoneNumberFromString } from 'libphonenumber-js/core';

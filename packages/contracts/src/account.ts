@@ -3,13 +3,13 @@ import { ApiErrorBody } from './api-error.js';
 import { Salutation, UserLanguage } from './customer.js';
 
 /*
- * The customer-account payloads of spec §3/§7 (issue 8). Server and app both use these; the rule
+ * The customer-account payloads of docs/product/data.md#entities-and-fields, docs/product/api.md#calls (issue 8). Server and app both use these; the rule
  * interpreter that reads a MetaDataList lives in account-rules.ts (plain values, no TypeBox).
  */
 
 const Nullable = <T extends Type.TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
-/** One validation rule as served (spec §5): attribute, validator, parameter. */
+/** One validation rule as served (docs/product/account-rules.md#validation-rules): attribute, validator, parameter. */
 export const MetaDataEntry = Type.Object({
   attribute: Type.String({ description: 'Field the rule applies to, e.g. addressZipCode' }),
   validator: Type.String({
@@ -26,7 +26,7 @@ export type MetaDataList = Type.Static<typeof MetaDataList>;
 export const Meta = Type.Object({ metaDataList: MetaDataList });
 export type Meta = Type.Static<typeof Meta>;
 
-/** User profile, spec §3. Absent values are null. */
+/** User profile, docs/product/data.md#entities-and-fields. Absent values are null. */
 export const PersonalDataRTO = Type.Object({
   addressAdditionalStreet: Nullable(Type.String({ maxLength: 255 })),
   addressCity: Nullable(Type.String({ maxLength: 255 })),
@@ -108,7 +108,7 @@ export const PasswordUpdate = Type.Object(
 );
 export type PasswordUpdate = Type.Static<typeof PasswordUpdate>;
 
-/** A mobile number change waiting for its PIN (product decisions §5). */
+/** A mobile number change waiting for its PIN (docs/product/account-rules.md#account-rules). */
 export const PendingMobilePhone = Type.Object({
   mobilePhone: Type.String(),
   expiresAt: Type.String({ format: 'date-time' }),
@@ -135,7 +135,7 @@ export const MobileUpdate = Type.Object(
 );
 export type MobileUpdate = Type.Static<typeof MobileUpdate>;
 
-/** One violation of a password or mobile save (spec §5/§8): `text` is what the app shows. */
+/** One violation of a password or mobile save (docs/product/account-rules.md#validation-rules, docs/product/errors.md#error-catalogue): `text` is what the app shows. */
 export const ConstraintViolationMeta = Type.Object({
   attribute: Type.String(),
   validator: Type.String(),

@@ -1,4 +1,4 @@
-/** The calls of spec §7, written once. Builders take path parameters; nobody writes a path twice. */
+/** The calls of docs/product/api.md#calls, written once. Builders take path parameters; nobody writes a path twice. */
 export const apiPaths = {
   loginStatus: '/api/customer/cuda/customer/v2/login/own/status',
   logout: '/api/customer/cuda/customer/logout',
@@ -12,7 +12,7 @@ export const apiPaths = {
   newsletterLog: '/api/customer/cuda/customer/newsletter/own/log',
   newsletter: (id: string) => `/api/customer/cuda/customer/newsletter/own/${encodeURIComponent(id)}`,
   newsletterAll: (id: string) => `/api/customer/cuda/customer/newsletter/all/${encodeURIComponent(id)}`,
-  /** Not in spec §7: confirms an e-mail change with the token of the link sent to the new address (no login). */
+  /** Not in docs/product/api.md#calls: confirms an e-mail change with the token of the link sent to the new address (no login). */
   emailConfirmation: '/api/customer/cuda/customer/email-confirmation',
   /** No login: the e-mail an unsubscribe token belongs to (the spec's path, with its double v1). */
   unsubscribeLookup: (token: string) => `/api/customer/consents/v1/v1/customers/${encodeURIComponent(token)}`,
@@ -51,7 +51,7 @@ export const apiPaths = {
   internalLoyaltyEvents: '/api/internal/loyalty/events',
 } as const;
 
-/** Where the app and the identity provider live (product decisions §2). */
+/** Where the app and the identity provider live (docs/product/addresses-and-routes.md#addresses). */
 export const appPaths = {
   loyaltyBase: '/customer/loyalty-ui',
   accountHome: (country: string, lang: string) => `/${country.toUpperCase()}/${lang.toLowerCase()}/myaccount`,

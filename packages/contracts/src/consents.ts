@@ -29,7 +29,7 @@ export const ConsentDefinitionQuery = Type.Object({
   language: Type.Optional(Type.String({ pattern: '^[a-zA-Z]{2}([-_][a-zA-Z]{2})?$' })),
 });
 
-/** Consent (spec §3): slug, granted (false when the customer has no record), legalEntityId when saved. */
+/** Consent (docs/product/data.md#entities-and-fields): slug, granted (false when the customer has no record), legalEntityId when saved. */
 export const CustomerConsent = Type.Object({
   slug: ConsentSlug,
   granted: Type.Boolean(),

@@ -11,7 +11,7 @@ export const UserLanguage = Type.String({ pattern: '^[a-z]{2}_[A-Z]{2}$', maxLen
 export const SALUTATION_MAX_LENGTH = 16;
 export const Salutation = Type.String({ maxLength: SALUTATION_MAX_LENGTH, examples: ['FRAU'] });
 
-/** User (session data), spec §3. */
+/** User (session data), docs/product/data.md#entities-and-fields. */
 export const SessionUser = Type.Object({
   uuid: Type.String({ format: 'uuid' }),
   language: UserLanguage,

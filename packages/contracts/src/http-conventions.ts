@@ -30,12 +30,12 @@ export const loyaltyErrorCodes = {
 export type LoyaltyErrorCode = (typeof loyaltyErrorCodes)[keyof typeof loyaltyErrorCodes];
 
 /**
- * Rule names a violation (`{field, rule, message}`) carries. The validators of spec §5 keep their
+ * Rule names a violation (`{field, rule, message}`) carries. The validators of docs/product/account-rules.md#validation-rules keep their
  * names; request checks use the JSON-Schema keyword they broke. The app picks its message by rule
  * (`violation-{rule}` in the translations), so both halves use these names, never bare strings.
  */
 export const violationRules = {
-  // Spec §5 validators.
+  // docs/product/account-rules.md#validation-rules validators.
   required: 'required',
   pattern: 'pattern',
   phone: 'phone',
@@ -60,7 +60,7 @@ export const violationRules = {
 } as const;
 export type ViolationRule = (typeof violationRules)[keyof typeof violationRules];
 
-/** The anti-forgery header of spec §7 (product decisions §7). */
+/** The anti-forgery header of docs/product/api.md#calls (docs/product/api.md#errors-and-anti-forgery). */
 export const CSRF_HEADER = 'X-CSRF-TOKEN';
 
 /** Id of the JSON block in the app's HTML that carries the runtime configuration (/config.json's body). */

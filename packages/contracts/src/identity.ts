@@ -4,7 +4,7 @@ import type { RuntimeConfig } from './runtime-config.js';
 export const environments = ['production', 'integration', 'local', 'test'] as const;
 export type Environment = (typeof environments)[number];
 
-/** The content collection of the app's translation texts (spec §7). */
+/** The content collection of the app's translation texts (docs/product/api.md#calls). */
 export const CONTENT_COLLECTION_LOYALTY = 'loyalty-program';
 
 /** The OIDC authority (issuer) for a runtime config: {url}/realms/{realm}. */

@@ -1,7 +1,7 @@
 export const countryCodes = ['NL', 'AT', 'FR', 'DE', 'IT', 'ES', 'HU', 'DK'] as const;
 export type CountryCode = (typeof countryCodes)[number];
 
-/** A row of the legal entity table (spec §3): reference data, not a request payload. */
+/** A row of the legal entity table (docs/product/data.md#entities-and-fields): reference data, not a request payload. */
 export interface LegalEntity {
   legalEntityId: number;
   isoCountry: CountryCode;
@@ -11,7 +11,7 @@ export interface LegalEntity {
   isAddressEditingDisabled: boolean;
 }
 
-/** The legal entity table of spec §3. All are active with registration active. */
+/** The legal entity table of docs/product/data.md#entities-and-fields. All are active with registration active. */
 export const legalEntities: readonly LegalEntity[] = (
   [
     { legalEntityId: 1, isoCountry: 'NL', languages: ['nl', 'en'] },

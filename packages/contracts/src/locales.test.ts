@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { languageOf, normaliseLocale, supportedLocales } from './locales.js';
 
-describe('normaliseLocale (spec §5)', () => {
+describe('normaliseLocale (docs/product/account-rules.md#validation-rules)', () => {
   it.each([
     ['de_DE', 'de-DE'],
     ['de-de', 'de-DE'],

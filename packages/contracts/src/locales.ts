@@ -18,7 +18,7 @@ export const supportedLocales: readonly string[] = legalEntities.flatMap((e) =>
 );
 
 /**
- * Spec §5: the requested locale is normalised to lang-COUNTRY and matched against the supported
+ * docs/product/account-rules.md#validation-rules: the requested locale is normalised to lang-COUNTRY and matched against the supported
  * language-country pairs; anything else falls back to en-DE. Accepts en_DE, en-de, EN-DE, "de".
  */
 export function normaliseLocale(requested: string | null | undefined): string {

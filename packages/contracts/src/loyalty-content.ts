@@ -6,7 +6,7 @@ const ImageUrl = Type.String({
 });
 
 /**
- * A reward as listed under a tier (spec §3). benefitText comes from the reward's benefit whose title id
+ * A reward as listed under a tier (docs/product/data.md#entities-and-fields). benefitText comes from the reward's benefit whose title id
  * matches this tier's title id and is flagged showOnCard; a reward appears under every tier that has
  * such a benefit. The reward page reads the same data (tiers are loaded once and reused).
  */
@@ -28,7 +28,7 @@ export const TierReward = Type.Object({
 });
 export type TierReward = Type.Static<typeof TierReward>;
 
-/** Tier (content), spec §3: slug, information (title with id and text, image url), rewards. */
+/** Tier (content), docs/product/data.md#entities-and-fields: slug, information (title with id and text, image url), rewards. */
 export const Tier = Type.Object({
   slug: TierSlugSchema,
   /** Points collected in 12 months needed to reach the tier. */

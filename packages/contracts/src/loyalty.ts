@@ -29,7 +29,7 @@ export const IncomingLoyaltyEventTypeSchema = Type.Union([
 /** Path parameter {uuid}: the signed-in customer's own id (403 for any other). */
 export const CustomerUuidParam = Type.String({ format: 'uuid' });
 
-/** GET /api/customer/loyalty-service/customer/{uuid}: tier details (spec §3). */
+/** GET /api/customer/loyalty-service/customer/{uuid}: tier details (docs/product/data.md#entities-and-fields). */
 export const LoyaltyTierDetails = Type.Object({
   /** Points collected in the last 12 months that have not expired. */
   points: Type.Integer({ minimum: 0 }),

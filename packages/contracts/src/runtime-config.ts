@@ -17,11 +17,11 @@ export const RuntimeConfig = Type.Object({
   errorReporting: Type.Object({
     dsn: Type.Union([Type.String(), Type.Null()]),
     tracesSampleRate: Type.Number({ minimum: 0, maximum: 1 }),
-    /** Spec §7 server-error helper: failed API calls with these statuses are reported (default [500]). */
+    /** docs/product/api.md#calls server-error helper: failed API calls with these statuses are reported (default [500]). */
     serverErrorStatuses: Type.Array(Type.Integer({ minimum: 500, maximum: 599 })),
   }),
   /**
-   * The feedback form ("Report a Bug", spec §5): which of name and e-mail it asks for and whether they
+   * The feedback form ("Report a Bug", docs/product/account-rules.md#validation-rules): which of name and e-mail it asks for and whether they
    * are required (the message always is). Absent (an older server): both shown, neither required.
    */
   feedback: Type.Optional(

@@ -196,7 +196,7 @@ function inject(win) {
       messageNames.map((name) => [name, (json) => onMessage(name, JSON.parse(json))]),
     );
   }
-  // The native apps catch the address of the payment redirect (spec §2) before it loads
+  // The native apps catch the address of the payment redirect (docs/product/addresses-and-routes.md#screens-and-routes) before it loads
   // (decidePolicyFor / shouldOverrideUrlLoading) and show their payment screen: the Navigation API
   // lets this page do the same to the frame.
   win.navigation?.addEventListener('navigate', (event) => {

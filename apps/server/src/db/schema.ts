@@ -69,7 +69,7 @@ export interface LoginAttemptTable {
   attempted_at: Timestamp;
 }
 
-/** A customer's answer to one consent; no row means not granted (spec §3). */
+/** A customer's answer to one consent; no row means not granted (docs/product/data.md#entities-and-fields). */
 export interface CustomerConsentTable {
   customer_id: string;
   slug: string;
@@ -102,7 +102,7 @@ export interface EmailChangeTable {
   created_at: Timestamp;
 }
 
-/** A new mobile number waiting for its PIN (product decisions §5; only the PIN's hash). */
+/** A new mobile number waiting for its PIN (docs/product/account-rules.md#account-rules; only the PIN's hash). */
 export interface MobileChangeTable {
   customer_id: string;
   mobile_phone: string;

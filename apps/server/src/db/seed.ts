@@ -9,7 +9,7 @@ import { seedDemoNewsletter, type NewsletterService } from '../modules/newslette
 import { seedDemoPaymentProfiles } from '../modules/payment-profiles/index.js';
 import { seedDemoCustomers } from '../modules/customers/index.js';
 
-/** Reference data every environment needs: the legal entity table of spec §3. */
+/** Reference data every environment needs: the legal entity table of docs/product/data.md#entities-and-fields. */
 export async function seedReferenceData(db: Db): Promise<void> {
   await db
     .insertInto('legal_entities')
@@ -28,7 +28,7 @@ export async function seedReferenceData(db: Db): Promise<void> {
 }
 
 /**
- * All demo data of product decisions §3 (outside production), each part seeded by the module it
+ * All demo data of docs/product/demo-data.md#demo-customers (outside production), each part seeded by the module it
  * belongs to: customers, consents and loyalty states, then newsletter agreements (whose e-mails need
  * the module's service) and payment profiles. Instances starting at once on one database take turns
  * (each part checks what exists first).

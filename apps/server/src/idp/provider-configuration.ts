@@ -227,7 +227,7 @@ export function createProvider(deps: ProviderDependencies): Provider {
       };
     },
 
-    /** Keycloak-shaped claims of spec §3 in every customer access token. */
+    /** Keycloak-shaped claims of docs/product/data.md#entities-and-fields in every customer access token. */
     async extraTokenClaims(ctx, token) {
       if (token.kind !== 'AccessToken' || !token.accountId) return undefined;
       const account = ctx?.oidc?.entities.Account;

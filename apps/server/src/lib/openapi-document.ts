@@ -8,7 +8,7 @@ interface OperationObject {
 
 /**
  * fastify-swagger documents every body schema as a required request body. Routes that accept no body
- * (the partner-code POST of spec §7 is "POST (empty body)") carry OPTIONAL_BODY; here their request
+ * (the partner-code POST of docs/product/api.md#calls is "POST (empty body)") carry OPTIONAL_BODY; here their request
  * body becomes optional and the marker leaves the document.
  */
 export function markOptionalBodies<T>(document: T): T {

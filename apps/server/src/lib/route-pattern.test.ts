@@ -14,7 +14,7 @@ describe('routePattern', () => {
   });
 });
 
-/** Defined by spec §7 but not served (none now: logout ends the session on the server too). */
+/** Defined by docs/product/api.md#calls but not served (none now: logout ends the session on the server too). */
 const notServed = new Set<string>([]);
 
 /** A path or pattern with its parameters blanked: '/a/:uuid/b' and '/a/{uuid}/b' both give '/a/{}/b'. */

@@ -8,7 +8,7 @@ const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const headerName = CSRF_HEADER.toLowerCase();
 
 /**
- * The anti-forgery token of spec §7: sent in X-CSRF-TOKEN on every GET under /api of a signed-in
+ * The anti-forgery token of docs/product/api.md#calls: sent in X-CSRF-TOKEN on every GET under /api of a signed-in
  * customer, required with the same value on every POST, PUT, PATCH and DELETE (403 otherwise).
  * It is an HMAC of the customer and session, so every instance can check it without shared state.
  */

@@ -46,7 +46,7 @@ export const browserStartUpEnvironment: StartUpEnvironment = {
       loadUserManager: async () => {
         const { createUserManager } = await import('@/lib/oidc/user-manager');
         const userManager = createUserManager(config);
-        // Sign-in state older than staleStateAgeInSeconds (60 minutes, spec §9) is dropped.
+        // Sign-in state older than staleStateAgeInSeconds (60 minutes, docs/product/constants.md#business-constants) is dropped.
         void userManager.clearStaleState();
         return userManager;
       },
@@ -63,7 +63,7 @@ export const browserStartUpEnvironment: StartUpEnvironment = {
 };
 
 /**
- * Start-up (spec §2, §4), after the payment-marker check in main.tsx: load and validate /config.json,
+ * Start-up (docs/product/addresses-and-routes.md#screens-and-routes, docs/product/states.md#states-and-transitions), after the payment-marker check in main.tsx: load and validate /config.json,
  * read tracking opt-out and webview mode, then either
  * - a route without login: load translations; ready even if they fail (then a notification), or
  * - a login route: sign in (or finish the sign-in on /login/callback), load the user, load the
@@ -158,7 +158,7 @@ export async function startApp(services: AppServices, env: StartUpEnvironment): 
       try {
         outcome = await auth.ensureSignedIn();
       } catch (error) {
-        // Spec §8: written to the console (not to error reporting); the shell offers Retry.
+        // docs/product/errors.md#error-catalogue: written to the console (not to error reporting); the shell offers Retry.
         await fail('Identity provider initialisation failed', error);
         return;
       }

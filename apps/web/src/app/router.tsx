@@ -63,7 +63,7 @@ export function preloadRouteOf(pathname: string): Promise<unknown> {
 
 /**
  * Patterns of routes that show their own errors; navigating to any other route clears the error flags
- * (spec §4). The loyalty signup shows banner and page when its consents cannot be loaded (spec §2).
+ * (docs/product/states.md#states-and-transitions). The loyalty signup shows banner and page when its consents cannot be loaded (docs/product/addresses-and-routes.md#screens-and-routes).
  */
 const routesWithOwnErrorHandling: RegExp[] = [loyaltySignupAddress];
 
@@ -94,7 +94,7 @@ function useClearErrorsOnNavigation(): (failedAt: string) => void {
  */
 export function AppRoutes() {
   const routeFailed = useClearErrorsOnNavigation();
-  // Spec §2: every page, account pages included, tells the native app where it went (issue 17).
+  // docs/product/addresses-and-routes.md#screens-and-routes: every page, account pages included, tells the native app where it went (issue 17).
   useNativeNavigation(nativeRouteName);
   const [location] = useLocation();
   const announcement = useFocusOnNavigation(location);

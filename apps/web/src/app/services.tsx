@@ -17,7 +17,7 @@ export interface AppServices extends RuntimeServices {
 
 export function createAppServices(options: { fetch?: typeof fetch } = {}): AppServices {
   return {
-    // The token-update callback stores each new token in the app state (spec §7).
+    // The token-update callback stores each new token in the app state (docs/product/api.md#calls).
     http: createHttpClient({ ...options, onTokenChange: (token) => useAppStore.getState().setToken(token) }),
     queryClient: new QueryClient({
       defaultOptions: {

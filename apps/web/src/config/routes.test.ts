@@ -46,7 +46,7 @@ describe('routes', () => {
     expect(routes.loyalty.reward.href('city-bike')).toBe('/customer/loyalty-ui/reward/city-bike');
   });
 
-  it('names the loyalty routes of spec §2 (and the FAQ)', () => {
+  it('names the loyalty routes of docs/product/addresses-and-routes.md#screens-and-routes (and the FAQ)', () => {
     expect(loyaltyRouteName('/')).toBe('loyalty-entry');
     expect(loyaltyRouteName('/onboarding')).toBe('loyalty-onboarding');
     expect(loyaltyRouteName('/celebration')).toBe('loyalty-celebration');

@@ -32,7 +32,7 @@ export const routes = {
     build: () => appPaths.paymentProfilesRedirect,
   },
   /**
-   * The loyalty app (spec §2), mounted under `base` as a nested router: patterns and builders are
+   * The loyalty app (docs/product/addresses-and-routes.md#screens-and-routes), mounted under `base` as a nested router: patterns and builders are
    * relative to the base; `href` gives the absolute address for use outside the loyalty router.
    */
   loyalty: {
@@ -78,7 +78,7 @@ function loyaltyRoute<Name extends string, Path extends string>(name: Name, path
 
 export type LoyaltyRouteName = (typeof routes.loyalty)[Exclude<keyof typeof routes.loyalty, 'base'>]['name'];
 
-/** The loyalty app's fixed routes, in the order of spec §2's table. */
+/** The loyalty app's fixed routes, in the order of docs/product/addresses-and-routes.md#screens-and-routes's table. */
 const fixedLoyaltyRoutes = [
   routes.loyalty.entry,
   routes.loyalty.onboarding,
@@ -95,7 +95,7 @@ const fixedLoyaltyRoutes = [
 const rewardPath = /^\/reward\/([a-z0-9][a-z0-9-]{0,63})\/?$/;
 
 /**
- * The name of a loyalty route (spec §2) for a path relative to the loyalty base, e.g. '/status' →
+ * The name of a loyalty route (docs/product/addresses-and-routes.md#screens-and-routes) for a path relative to the loyalty base, e.g. '/status' →
  * 'loyalty-status'; null for anything else (those paths redirect to the loyalty root).
  */
 export function loyaltyRouteName(relativePath: string): LoyaltyRouteName | null {
@@ -105,7 +105,7 @@ export function loyaltyRouteName(relativePath: string): LoyaltyRouteName | null 
 }
 
 /**
- * Spec §2: the entry route follows a stored redirect value `loyalty/{target}`. Only a known loyalty
+ * docs/product/addresses-and-routes.md#screens-and-routes: the entry route follows a stored redirect value `loyalty/{target}`. Only a known loyalty
  * route other than the entry itself is a target; the result is relative to the loyalty base.
  */
 export function loyaltyRedirectTarget(storedValue: string | null): string | null {
@@ -122,10 +122,10 @@ function absoluteLoyaltyPattern(relativePath: string): RegExp {
   return new RegExp(`^${escaped}/?$`);
 }
 
-/** The loyalty signup handles its own errors (spec §2): navigating to it keeps the error flags. */
+/** The loyalty signup handles its own errors (docs/product/addresses-and-routes.md#screens-and-routes): navigating to it keeps the error flags. */
 export const loyaltySignupAddress = absoluteLoyaltyPattern(routes.loyalty.signup.pattern);
 
-/** Spec §2: the loyalty demo route needs no login. */
+/** docs/product/addresses-and-routes.md#screens-and-routes: the loyalty demo route needs no login. */
 const loyaltyDemoAddress = absoluteLoyaltyPattern(routes.loyalty.demo.pattern);
 
 /** The app's addresses that need a signed-in customer (the account area and the loyalty app). */
@@ -139,7 +139,7 @@ function isSignedInAddress(pathname: string): boolean {
 }
 
 /**
- * Routes that need no login (spec §6): the payment-profiles target, the loyalty demo, and every
+ * Routes that need no login (docs/product/identity-provider.md#roles-and-permissions): the payment-profiles target, the loyalty demo, and every
  * address the app does not have (its not-found page). Everything else requires a signed-in customer.
  */
 export function isPublicPath(pathname: string): boolean {
@@ -164,14 +164,14 @@ export function matchAccountPage(pathname: string): AccountPage | null {
   return page && Object.hasOwn(routes.account, page) ? (page as AccountPage) : null;
 }
 
-/** Marker in the address fragment that sends the webview to the payment profiles page (spec §2). */
+/** Marker in the address fragment that sends the webview to the payment profiles page (docs/product/addresses-and-routes.md#screens-and-routes). */
 export const PAYMENT_MARKER = 'mobile-webview-payment';
 
 export function paymentRedirectTarget(hash: string): string | null {
   return hash.includes(PAYMENT_MARKER) ? routes.paymentProfiles.build() : null;
 }
 
-/** Spec §2: tracking_opt_out=true travels to the next route when the target has no query of its own. */
+/** docs/product/addresses-and-routes.md#screens-and-routes: tracking_opt_out=true travels to the next route when the target has no query of its own. */
 export function withCarriedQuery(target: string, currentSearch: string): string {
   if (target.includes('?')) return target;
   const optOut = new URLSearchParams(currentSearch).get('tracking_opt_out') === 'true';

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * The loyalty ledger (product decisions §4): one account row per member, their points events and
+ * The loyalty ledger (docs/product/loyalty.md#loyalty-rules): one account row per member, their points events and
  * their partner codes.
  *
  * - Events are only ever appended (expiry too), each with a per-customer dense sequence number, so a

@@ -6,7 +6,7 @@ import type { AccountRules } from './account-rules-content.js';
 import { passwordRoutes } from './password-routes.js';
 import { personalDataRoutes } from './personal-data-routes.js';
 
-/** The customer's own account: personal data (spec §7) and the password. */
+/** The customer's own account: personal data (docs/product/api.md#calls) and the password. */
 export const accountModule: FastifyPluginAsync<{
   customers: CustomerRepository;
   rules: AccountRules;

@@ -16,7 +16,7 @@ import {
 } from '@roadpass/contracts';
 
 /*
- * The account rules of spec §5 as versioned content (content/account-rules/v{N}.json, the highest N
+ * The account rules of docs/product/account-rules.md#validation-rules as versioned content (content/account-rules/v{N}.json, the highest N
  * wins): one definition per legal entity and the Spanish province rules. Checked at start: every
  * legal entity defined, every validator known, every pattern a valid regular expression, the
  * province list rule naming exactly the provinces defined.
@@ -32,7 +32,7 @@ const AccountRulesFile = Type.Object({
     Type.Record(Type.String(), Type.Object({ name: Type.String(), rules: RuleList })),
   ),
   password: RuleList,
-  /** The mobile number and its PIN (the mobile call's form, spec §5). */
+  /** The mobile number and its PIN (the mobile call's form, docs/product/account-rules.md#validation-rules). */
   mobile: RuleList,
 });
 type AccountRulesFile = Type.Static<typeof AccountRulesFile>;

@@ -20,7 +20,7 @@ import { endOtherSessions } from './other-sessions.js';
 import { ConstraintViolation } from '../../lib/constraint-violation.js';
 
 /**
- * Password (spec §7, product decisions §5): GET answers the policy as meta (never a password); PUT
+ * Password (docs/product/api.md#calls, docs/product/account-rules.md#account-rules): GET answers the policy as meta (never a password); PUT
  * checks the new password with those very rules through the contracts' interpreter, then the old
  * password; on success the hash changes and every OTHER session of the customer ends (the current
  * one stays). 400s carry constraintViolationMetaInfo with texts in the customer's language.

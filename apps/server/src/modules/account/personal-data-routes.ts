@@ -37,7 +37,7 @@ const PersonalDataFull = Type.Object(
 const errors = { 400: ApiErrorBody, 401: ApiErrorBody, 403: ApiErrorBody, 404: ApiErrorBody };
 
 /**
- * Personal data (spec §7): GET the profile with its rules; PUT the full profile, POST a part. The
+ * Personal data (docs/product/api.md#calls): GET the profile with its rules; PUT the full profile, POST a part. The
  * service checks and stores (personal-data-service); a body the schema refuses still reaches it
  * (`attachValidation`), after the sign-in check, so that refusal reads like the rules' own: their
  * names, the customer's language.

@@ -20,7 +20,7 @@ import type { TranslationSet } from '../content/index.js';
 import type { AccountRules } from './account-rules-content.js';
 import { ruleText } from './account-texts.js';
 
-/** Profile field → customers column (spec §3 PersonalDataRTO). */
+/** Profile field → customers column (docs/product/data.md#entities-and-fields PersonalDataRTO). */
 const columns = {
   addressAdditionalStreet: 'address_additional_street',
   addressCity: 'address_city',
@@ -151,7 +151,7 @@ export interface PersonalDataService {
 }
 
 /**
- * Personal data (spec §7): the body is checked with the rules served for it (the customer's legal
+ * Personal data (docs/product/api.md#calls): the body is checked with the rules served for it (the customer's legal
  * entity, the address country and province), through the contracts' interpreter, exactly as the app
  * checks it; read-only fields (HU address, mobile number) refuse a change; invisible fields keep their
  * stored value; a new e-mail waits for the confirmation link (issue 8). Nothing is stored on a 400,

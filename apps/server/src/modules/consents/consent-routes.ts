@@ -48,7 +48,7 @@ function toCustomerConsent(slug: string, record: ConsentRecord | undefined): Cus
 }
 
 /**
- * The consent calls of spec §7. Definitions are content per legal entity (not personal data, so any
+ * The consent calls of docs/product/api.md#calls. Definitions are content per legal entity (not personal data, so any
  * signed-in customer may read any entity's); records belong to their customer alone.
  */
 export const consentRoutes: FastifyPluginAsync<{

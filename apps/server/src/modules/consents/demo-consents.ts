@@ -2,11 +2,11 @@ import { legalEntities, LOYALTY_CORE_CONSENT } from '@roadpass/contracts';
 import type { Db } from '../../db/database.js';
 import { createCustomerRepository } from '../customers/index.js';
 
-/** The demo customer who is not yet a member (product decisions §3: lands on onboarding). */
+/** The demo customer who is not yet a member (docs/product/demo-data.md#demo-customers: lands on onboarding). */
 const NOT_YET_MEMBER = 'NL';
 
 /**
- * Demo consents of product decisions §3: every demo customer except NL has joined the loyalty
+ * Demo consents of docs/product/demo-data.md#demo-customers: every demo customer except NL has joined the loyalty
  * programme. Runs at every start: an existing answer (a demo user may have left) is never overwritten.
  */
 export async function seedDemoConsents(db: Db): Promise<void> {

@@ -16,7 +16,7 @@ import { routePattern } from '../../lib/route-pattern.js';
 
 const collections = new Set([CONTENT_COLLECTION_LOYALTY]);
 
-/** Public content calls of spec §7 (content is not customer data, so no token is needed). */
+/** Public content calls of docs/product/api.md#calls (content is not customer data, so no token is needed). */
 export const contentRoutes: FastifyPluginAsync<{ translations: TranslationSet }> = async (
   app,
   { translations },

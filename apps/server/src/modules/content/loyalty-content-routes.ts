@@ -34,7 +34,7 @@ function countryOfLocale(locale: string): string {
   return country && (countryCodes as readonly string[]).includes(country) ? country : DEFAULT_COUNTRY;
 }
 
-/** Content calls of spec §7 (tiers and FAQ, public: content is not customer data) and the content images. */
+/** Content calls of docs/product/api.md#calls (tiers and FAQ, public: content is not customer data) and the content images. */
 export const loyaltyContentRoutes: FastifyPluginAsync<{
   content: LoyaltyContent;
   contentDir: string;

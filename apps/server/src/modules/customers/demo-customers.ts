@@ -109,7 +109,7 @@ const demoProfiles: Record<string, DemoProfile> = {
   },
 };
 
-/** Demo customers of product decisions §3: demo.{cc}@example.com / Demo-2026!, one per legal entity. */
+/** Demo customers of docs/product/demo-data.md#demo-customers: demo.{cc}@example.com / Demo-2026!, one per legal entity. */
 export async function seedDemoCustomers(db: Db): Promise<void> {
   const customers = createCustomerRepository(db);
   for (const entity of legalEntities) {

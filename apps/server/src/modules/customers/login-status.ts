@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../../lib/api-error.js';
 import type { Customer, CustomerRepository } from './customer-repository.js';
 
-/** The session data of spec §3 for a customer. */
+/** The session data of docs/product/data.md#entities-and-fields for a customer. */
 export function toLoginStatus(customer: Customer): LoginStatus {
   return {
     legalEntityId: customer.legal_entity_id,

@@ -25,7 +25,7 @@ const FORWARD_TIMEOUT_MS = 5000;
 const sameDsn = (a: string, b: string) => a.replace(/\/+$/, '') === b.replace(/\/+$/, '');
 
 /**
- * The error reporting tunnel (spec §7/§8): the browser SDK posts Sentry envelopes here instead of to a
+ * The error reporting tunnel (docs/product/api.md#calls, docs/product/errors.md#error-catalogue): the browser SDK posts Sentry envelopes here instead of to a
  * third-party host, so the CSP stays 'self' and ad blockers do not hide errors. Envelopes are stored
  * (error_reports) and, when ERROR_REPORTING_FORWARD_DSN is set, forwarded to that receiver.
  *

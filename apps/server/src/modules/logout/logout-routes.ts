@@ -56,7 +56,7 @@ export async function endSessions(db: Db, customerId: string, sid: string | unde
 }
 
 /**
- * POST …/customer/logout (spec §7): ends the customer's session on the server. The access token in
+ * POST …/customer/logout (docs/product/api.md#calls): ends the customer's session on the server. The access token in
  * hand stays valid until it expires (minutes; it is a signed token checked without a lookup); the
  * refresh token and the provider's session cookie stop working at once. With an external issuer the
  * session lives there: nothing to end here (0).

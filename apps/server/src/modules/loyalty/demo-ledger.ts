@@ -12,7 +12,7 @@ import {
   type TierState,
 } from './loyalty-rules.js';
 
-/** What a demo customer's ledger looks like (product decisions §3). */
+/** What a demo customer's ledger looks like (docs/product/demo-data.md#demo-customers). */
 export interface DemoProfile {
   /** Lower-case country code of demo.{cc}@example.com. */
   cc: string;

@@ -47,7 +47,7 @@ async function ledgerOf(cc: string) {
   return { account, events, codes };
 }
 
-describe('demo loyalty states (product decisions §3)', () => {
+describe('demo loyalty states (docs/product/demo-data.md#demo-customers)', () => {
   it('makes the DE customer royal gold with 250 entries of the last 11 months and two partner codes', async () => {
     const { account, events, codes } = await ledgerOf('de');
     expect(account).toMatchObject({ tier: 'royal-gold', event_count: 250 });

@@ -21,7 +21,7 @@ function partnerRewardSlugs(content: LoyaltyContent, profile: DemoProfile): stri
 }
 
 /**
- * Demo loyalty states of product decisions §3: DE royal gold with 250 entries and two partner codes,
+ * Demo loyalty states of docs/product/demo-data.md#demo-customers: DE royal gold with 250 entries and two partner codes,
  * the others (but NL, not a member) in various tiers with a few entries each. Runs at every start:
  * customers who already have an account are left alone. Each customer's ledger is written in one
  * transaction with one multi-row insert, so several instances starting together cannot double it.

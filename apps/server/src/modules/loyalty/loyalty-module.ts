@@ -12,8 +12,8 @@ import { createLoyaltyService } from './loyalty-service.js';
 import { serviceClientSecret } from './service-client.js';
 
 /**
- * The loyalty programme's server side: the member calls of spec §7, the internal events endpoint for
- * the rental system, and the expiry timer (product decisions §4).
+ * The loyalty programme's server side: the member calls of docs/product/api.md#calls, the internal events endpoint for
+ * the rental system, and the expiry timer (docs/product/loyalty.md#loyalty-rules).
  */
 export const loyaltyModule: FastifyPluginAsync<{
   config: AppConfig;

@@ -44,7 +44,7 @@ declare module 'fastify' {
   }
 }
 
-/** The loyalty calls of spec §7, for the signed-in member's own account only. */
+/** The loyalty calls of docs/product/api.md#calls, for the signed-in member's own account only. */
 export const loyaltyRoutes: FastifyPluginAsync<LoyaltyRoutesOptions> = async (
   app,
   { customers, service },
@@ -168,7 +168,7 @@ export const loyaltyRoutes: FastifyPluginAsync<LoyaltyRoutesOptions> = async (
           security: [{ bearer: [] }],
           params: PartnerCodeParams,
           body: EmptyBody,
-          // Spec §7: "POST (empty body)"; "{}" is accepted too.
+          // docs/product/api.md#calls: "POST (empty body)"; "{}" is accepted too.
           [OPTIONAL_BODY]: true,
           response: { 200: LoyaltyPartnerCode, 201: LoyaltyPartnerCode, ...errorResponses },
         },

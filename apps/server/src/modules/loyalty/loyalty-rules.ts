@@ -2,7 +2,7 @@ import { LOYALTY_VALIDITY_MONTHS, tierSlugs, type TierSlug, type Violation } fro
 import type { TierRule } from '../content/index.js';
 
 /**
- * The loyalty rules of product decisions §4 as pure functions. Nothing here reads the clock or the
+ * The loyalty rules of docs/product/loyalty.md#loyalty-rules as pure functions. Nothing here reads the clock or the
  * database: the time is always passed in, so every rule can be tested at any date.
  */
 

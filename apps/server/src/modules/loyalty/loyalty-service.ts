@@ -222,7 +222,7 @@ export function createLoyaltyService({ db, content, clock = systemClock, cache }
 
   /**
    * The member's account as of `now`: read without locks, and only when a lot or the tier is due,
-   * expired first (product decisions §4: before answering the member). A member's first visit
+   * expired first (docs/product/loyalty.md#loyalty-rules: before answering the member). A member's first visit
    * creates the account at the entry tier.
    */
   async function currentAccount(customerId: string, now: Date): Promise<LoyaltyAccount> {
@@ -264,8 +264,7 @@ export function createLoyaltyService({ db, content, clock = systemClock, cache }
 
   /**
    * The member's state as of `now`, null for a non-member (or unknown customer): from the cache while
-   * nothing has changed and nothing is due, else read (after applying what is due, product decisions
-   * §4, and creating the account on a first visit).
+   * nothing has changed and nothing is due, else read (after applying what is due, docs/product/loyalty.md#loyalty-rules, and creating the account on a first visit).
    */
   async function memberState(customerId: string, now: Date = clock()): Promise<MemberState | null> {
     const id = customerKey(customerId);
@@ -336,7 +335,7 @@ export function createLoyaltyService({ db, content, clock = systemClock, cache }
       return outcome!;
     },
 
-    /** Tier details of spec §3 for a member, after applying what is due: what the members' call sends. */
+    /** Tier details of docs/product/data.md#entities-and-fields for a member, after applying what is due: what the members' call sends. */
     async tierDetails(customerId: string, now: Date = clock()): Promise<LoyaltyTierDetails> {
       const state = await memberState(customerId, now);
       if (!state) throw loyaltyErrors.notAMember();

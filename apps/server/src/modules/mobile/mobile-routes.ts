@@ -16,7 +16,7 @@ import { ConstraintViolation } from '../../lib/constraint-violation.js';
 const violationError = Type.Union([ConstraintViolationError, ApiErrorBody]);
 const errors = { 401: ApiErrorBody, 403: ApiErrorBody, 404: ApiErrorBody, 429: violationError };
 
-/** The mobile number calls of spec §7 (product decisions §5): change confirmed by a PIN sent by SMS. */
+/** The mobile number calls of docs/product/api.md#calls (docs/product/account-rules.md#account-rules): change confirmed by a PIN sent by SMS. */
 export const mobileRoutes: FastifyPluginAsync<{
   customers: CustomerRepository;
   mobile: MobileService;

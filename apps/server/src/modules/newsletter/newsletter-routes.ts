@@ -18,7 +18,7 @@ const AgreementId = Type.String({ minLength: 1, maxLength: 64 });
 const Token = Type.String({ minLength: 1, maxLength: 128 });
 
 /**
- * The newsletter calls of spec §7 (the customer's agreement and its history) and the two calls of an
+ * The newsletter calls of docs/product/api.md#calls (the customer's agreement and its history) and the two calls of an
  * unsubscribe link, which need no login (decision 0028).
  */
 export const newsletterRoutes: FastifyPluginAsync<{

@@ -80,7 +80,7 @@ export const paymentProfileRoutes: FastifyPluginAsync<{ customers: CustomerRepos
 
 const year = new Date().getUTCFullYear();
 
-/** Demo payment profiles per country (product decisions §3): one or two each, a default among them. */
+/** Demo payment profiles per country (docs/product/demo-data.md#demo-customers): one or two each, a default among them. */
 const demoProfiles: Record<string, Omit<NewPaymentProfileRow, 'customer_id' | 'holder'>[]> = {
   NL: [{ type: 'SEPA', masked_iban: maskIban('NL91ABNA0417164300'), is_default: true }],
   AT: [

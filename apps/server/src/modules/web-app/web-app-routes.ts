@@ -8,7 +8,7 @@ import { apiErrorCodes, RUNTIME_CONFIG_ELEMENT_ID, type RuntimeConfig } from '@r
 /** The routes that send the built files: the files carry their build-time compression already. */
 export const webAppFileRoutes = ['/', '/*'] as const;
 
-/** The app's own addresses (product decisions §2): these get index.html, everything else a 404. */
+/** The app's own addresses (docs/product/addresses-and-routes.md#addresses): these get index.html, everything else a 404. */
 const appAddresses = [
   /^\/$/,
   /^\/login\/callback\/?$/,

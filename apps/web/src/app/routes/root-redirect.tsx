@@ -5,7 +5,7 @@ import { useAppStore } from '@/lib/state/app-store';
 import { readCountryLanguage } from '@/lib/storage/storage';
 import { useSessionUser } from '@/lib/session/session-user';
 
-/** `/`: the signed-in customer's account home, in their country and language (spec §2). */
+/** `/`: the signed-in customer's account home, in their country and language (docs/product/addresses-and-routes.md#screens-and-routes). */
 export function RootRedirect() {
   const search = useSearch();
   const user = useSessionUser();

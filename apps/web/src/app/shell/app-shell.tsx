@@ -20,7 +20,7 @@ const WebViewNotices = lazy(() =>
 );
 
 /**
- * The application shell of spec §2: error page, dimming overlay, error banner and the routed view. The
+ * The application shell of docs/product/addresses-and-routes.md#screens-and-routes: error page, dimming overlay, error banner and the routed view. The
  * routed view is hidden while the error page shows; the spinner shows while the app loads and no page
  * error is active.
  */

@@ -3,7 +3,7 @@ import { selectShowBannerCancel, selectShowBannerConfirm, useAppStore } from '@/
 import { retryAction } from './route-retry';
 
 /**
- * Spec §4: Retry reloads the page (or, for a page whose code could not be loaded, loads it again in
+ * docs/product/states.md#states-and-transitions: Retry reloads the page (or, for a page whose code could not be loaded, loads it again in
  * place); Cancel only closes the banner.
  */
 export function ErrorBanner({ reload = () => window.location.reload() }: { reload?: () => void }) {

@@ -22,10 +22,10 @@ interface RouteBoundaryState {
 
 /**
  * Around the routes: a page that throws while rendering, or whose lazy chunk cannot be loaded, raises
- * the shell's error page and banner (spec §2, §4) instead of leaving a blank page. Retry reloads the
+ * the shell's error page and banner (docs/product/addresses-and-routes.md#screens-and-routes, docs/product/states.md#states-and-transitions) instead of leaving a blank page. Retry reloads the
  * page; for a chunk that could not be loaded it loads the chunk again in place, and so does the
  * connection coming back (`online`) or anyone clearing the error flags (the webview's offline notice).
- * Navigating elsewhere clears the error (spec §4) and this boundary with it.
+ * Navigating elsewhere clears the error (docs/product/states.md#states-and-transitions) and this boundary with it.
  */
 export class RouteErrorBoundary extends Component<RouteBoundaryProps, RouteBoundaryState> {
   override state: RouteBoundaryState = { failed: false, chunkFailed: false };

@@ -2,7 +2,7 @@ import { useTranslation } from '@/lib/i18n/use-translation';
 import { Dialog } from '@/components/dialog';
 import { useAppStore } from '@/lib/state/app-store';
 
-/** The notify dialog of spec §3 with the default texts of spec §8. */
+/** The notify dialog of docs/product/data.md#entities-and-fields with the default texts of docs/product/errors.md#error-catalogue. */
 export function NotifyDialog() {
   const { t } = useTranslation();
   const notify = useAppStore((state) => state.notify);

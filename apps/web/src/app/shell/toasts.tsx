@@ -3,7 +3,7 @@ import { useTranslation } from '@/lib/i18n/use-translation';
 import { useCoveredArea } from '@/lib/layout/use-covered-area';
 import { useAppStore, type Toast } from '@/lib/state/app-store';
 
-/** Spec §9: a toast with autoClose removes itself after 5 seconds. */
+/** docs/product/constants.md#business-constants: a toast with autoClose removes itself after 5 seconds. */
 export const TOAST_AUTO_CLOSE_MS = 5000;
 
 function ToastItem({ toast }: { toast: Toast }) {

@@ -14,7 +14,7 @@ const carMark =
 /**
  * One frame for the account area and the loyalty programme: the brand leads home, and a signed-in
  * customer can reach either area and sign out from every page, in one slim bar that costs a phone's
- * content no second row. Inside the native apps the host owns navigation (spec §2): no bar at all.
+ * content no second row. Inside the native apps the host owns navigation (docs/product/addresses-and-routes.md#screens-and-routes): no bar at all.
  */
 export function TopBar() {
   const { t } = useTranslation();

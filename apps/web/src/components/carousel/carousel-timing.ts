@@ -1,5 +1,5 @@
 /**
- * The carousel's numbers from spec §9, in one place so the component, its unit tests and the browser
+ * The carousel's numbers from docs/product/constants.md#business-constants, in one place so the component, its unit tests and the browser
  * tests agree on them.
  */
 export const carouselTiming = {

@@ -23,11 +23,11 @@ export interface CarouselProps {
   children: ReactNode;
   /** Accessible name of the carousel region, e.g. "Loyalty tiers". */
   label: string;
-  /** Class of the card container (spec §3), next to `carousel__cards`. */
+  /** Class of the card container (docs/product/data.md#entities-and-fields), next to `carousel__cards`. */
   className?: string;
-  /** Index of the card to show (spec §3, default 0); with pagination it is scrolled to after 1000 ms. */
+  /** Index of the card to show (docs/product/data.md#entities-and-fields, default 0); with pagination it is scrolled to after 1000 ms. */
   initialCard?: number;
-  /** Pager dots under the cards (spec §3, default false). */
+  /** Pager dots under the cards (docs/product/data.md#entities-and-fields, default false). */
   showPagination?: boolean;
   /** Previous/next buttons (default true). */
   showArrows?: boolean;
@@ -48,7 +48,7 @@ const keyTargets: Record<string, (current: number, count: number) => number> = {
 };
 
 /**
- * A horizontal card carousel (spec §3, §4, §9). Cards follow a horizontal drag (mouse, pen or touch;
+ * A horizontal card carousel (docs/product/data.md#entities-and-fields, docs/product/states.md#states-and-transitions, docs/product/constants.md#business-constants). Cards follow a horizontal drag (mouse, pen or touch;
  * vertical page scrolling stays with the browser); on release it settles with an elastic ease-out on
  * the next or previous card when the drag covered 70 px, otherwise back on the current one, never past
  * the first or last card. Arrow keys, Home and End, the previous/next buttons and the pager dots move it
@@ -157,7 +157,7 @@ export function Carousel({
     return () => observer.disconnect();
   }, [count]);
 
-  // Spec §4: on load with pagination, scroll to the initial card after 1000 ms.
+  // docs/product/states.md#states-and-transitions: on load with pagination, scroll to the initial card after 1000 ms.
   const scrollToInitialCard = useEffectEvent(() => {
     initialScrollRef.current = null;
     goTo(initialCard, { announce: false });
@@ -185,7 +185,7 @@ export function Carousel({
       direction: [dir],
     }) => {
       // The drag distance is the pointer's own travel: use-gesture's movement leaves out its 3 px tap
-      // threshold and the rubber band, and spec §9's 70 px is about what the finger did.
+      // threshold and the rubber band, and docs/product/constants.md#business-constants's 70 px is about what the finger did.
       const viewport = viewportRef.current;
       if (first) {
         cancelInitialScroll();

@@ -19,7 +19,7 @@ describe('snapTarget', () => {
     expect(snapTarget({ cardOffsets, startOffset: cardOffsets[from]!, movement })).toBe(expected);
   });
 
-  it('uses the 70 px threshold of spec §9 by default', () => {
+  it('uses the 70 px threshold of docs/product/constants.md#business-constants by default', () => {
     expect(carouselTiming.swipeThreshold).toBe(70);
   });
 

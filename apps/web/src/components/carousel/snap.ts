@@ -29,7 +29,7 @@ export function clampCard(index: number, count: number): number {
 }
 
 /**
- * Where a swipe settles (spec §4, §9): one card further in the drag's direction when the drag covered
+ * Where a swipe settles (docs/product/states.md#states-and-transitions, docs/product/constants.md#business-constants): one card further in the drag's direction when the drag covered
  * at least the threshold (70 px), otherwise back on the card it started from; never past the first or
  * last card. A drag that started mid-animation counts from the card nearest to where it was grabbed.
  */

@@ -1,7 +1,7 @@
 import { useTranslation } from '@/lib/i18n/use-translation';
 import './loyalty-ui.css';
 
-/** Spec §9: the loading animation is 100 px wide. */
+/** docs/product/constants.md#business-constants: the loading animation is 100 px wide. */
 export const LOADING_ANIMATION_WIDTH = 100;
 
 /** The loyalty loading animation: three points filling up, announced as a status. */

@@ -4,7 +4,7 @@ import { withCarriedQuery } from '@/config/routes';
 
 type LinkProps = Omit<ComponentProps<typeof Link>, 'to' | 'href'> & { to: string };
 
-/** A link inside the loyalty app that carries tracking_opt_out over (spec §2). */
+/** A link inside the loyalty app that carries tracking_opt_out over (docs/product/addresses-and-routes.md#screens-and-routes). */
 export function LoyaltyLink({ to, ...props }: LinkProps) {
   const search = useSearch();
   return <Link {...(props as object)} to={withCarriedQuery(to, search)} />;

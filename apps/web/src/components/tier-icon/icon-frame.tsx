@@ -11,7 +11,7 @@ export interface IconFrameProps {
 
 const classNames = (...names: (string | false | undefined)[]) => names.filter(Boolean).join(' ');
 
-/** Spec §8: a missing icon logs a console warning and renders an empty placeholder of the same size. */
+/** docs/product/errors.md#error-catalogue: a missing icon logs a console warning and renders an empty placeholder of the same size. */
 export function MissingIcon({
   name,
   kind,

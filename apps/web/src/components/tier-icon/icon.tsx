@@ -9,7 +9,7 @@ function isIconName(name: string): name is IconName {
   return Object.hasOwn(uiIconPaths, name);
 }
 
-/** An interface icon (chevrons, copy, check, …) in the icon sizes of spec §9, drawn in currentColor. */
+/** An interface icon (chevrons, copy, check, …) in the icon sizes of docs/product/constants.md#business-constants, drawn in currentColor. */
 export function Icon({ name, className, ...props }: IconProps) {
   if (!isIconName(name)) return <MissingIcon name={name} kind="interface" className={className} {...props} />;
   return (

@@ -3,7 +3,7 @@ import { IconFrame, MissingIcon, type IconFrameProps } from './icon-frame';
 import { tierIconShapes } from './tier-icon-shapes';
 
 export interface TierIconProps extends IconFrameProps {
-  /** A tier icon name of spec §3 ("royal gold"); tierIconName(slug) turns a tier slug into one. */
+  /** A tier icon name of docs/product/data.md#entities-and-fields ("royal gold"); tierIconName(slug) turns a tier slug into one. */
   name: TierIconName | (string & {});
 }
 
@@ -11,7 +11,7 @@ function isTierIconName(name: string): name is TierIconName {
   return (tierIconNames as readonly string[]).includes(name);
 }
 
-/** The badge of a loyalty tier, in the icon sizes of spec §9 (xs 24, sm 28, md 32, lg 40 px). */
+/** The badge of a loyalty tier, in the icon sizes of docs/product/constants.md#business-constants (xs 24, sm 28, md 32, lg 40 px). */
 export function TierIcon({ name, className, ...props }: TierIconProps) {
   if (!isTierIconName(name)) return <MissingIcon name={name} kind="tier" className={className} {...props} />;
   return (

@@ -14,7 +14,7 @@ import { updateSessionUser } from '@/lib/session/session-user';
  * Switching the UI language on the account home: load the language's content collection (cached per
  * locale), then store the preference, move to /{COUNTRY}/{newLang}/myaccount and save the language
  * on the server (a toast says whether that worked). A failed load is a
- * translation failure on a login route: error banner and page (spec §8).
+ * translation failure on a login route: error banner and page (docs/product/errors.md#error-catalogue).
  */
 export function useLanguageSwitch(country: string) {
   const http = useHttp();

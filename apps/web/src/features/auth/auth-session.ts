@@ -16,7 +16,7 @@ function isInvalidNonce(error: unknown): boolean {
 export type SignInOutcome = 'signed-in' | 'redirecting';
 
 export interface AuthSession {
-  /** Login required (spec §4): uses the stored tokens, renews them, or leaves for the identity provider. */
+  /** Login required (docs/product/states.md#states-and-transitions): uses the stored tokens, renews them, or leaves for the identity provider. */
   ensureSignedIn(): Promise<SignInOutcome>;
   /** Finishes the sign-in on /login/callback; resolves with the address the user wanted. */
   completeSignIn(url: string): Promise<string>;
@@ -47,7 +47,7 @@ export interface AuthSessionOptions {
 
 /**
  * The browser's sign-in session: oidc-client-ts does the protocol, this module does the app's rules:
- * the token goes to the HTTP layer (which reports it to the app state), renewal follows spec §9, a
+ * the token goes to the HTTP layer (which reports it to the app state), renewal follows docs/product/constants.md#business-constants, a
  * failed renewal signs the user out, an invalid nonce clears the token.
  */
 export function createAuthSession(options: AuthSessionOptions): AuthSession {

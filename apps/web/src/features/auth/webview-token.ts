@@ -3,7 +3,7 @@ import { HOST_TOKEN_TIMEOUT_MS, installHostSetters, requestHostToken } from '@/l
 import { decodeClaims } from '@/lib/oidc/jwt';
 import { readItem, storageKeys, writeItem } from '@/lib/storage/storage';
 
-/** The host is asked for a new token this long before its token's `exp` (spec §9's 70 s). */
+/** The host is asked for a new token this long before its token's `exp` (docs/product/constants.md#business-constants's 70 s). */
 export const HOST_TOKEN_RENEW_BEFORE_SECONDS = 70;
 /** However short-lived a token, renewals asked on a schedule are at least this far apart. */
 const MIN_SECONDS_BETWEEN_RENEWALS = 10;
@@ -11,7 +11,7 @@ const MIN_SECONDS_BETWEEN_RENEWALS = 10;
 const ignore = () => {};
 
 /**
- * Webview mode (spec §4, §7): the host app owns the token. Installs the host's setters, hands every
+ * Webview mode (docs/product/states.md#states-and-transitions, docs/product/api.md#calls): the host app owns the token. Installs the host's setters, hands every
  * token to the HTTP layer, asks the host for a new one before the token's `exp` and when a call
  * answers 401 (that call is then sent once more with the new token). Resolves once a token is there:
  * this session's stored one or the host's first; without one in time the host is asked, and a host

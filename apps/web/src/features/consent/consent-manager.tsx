@@ -35,7 +35,7 @@ const storedChoice = (startSearch: string): ConsentChoice | null =>
   consentFromQuery(startSearch) ?? readConsentCookie(document.cookie);
 
 /**
- * The consent manager (spec §4): a banner until the customer chooses (accept all, deny all, or
+ * The consent manager (docs/product/states.md#states-and-transitions): a banner until the customer chooses (accept all, deny all, or
  * choose and save), reachable again from "Privacy settings". After each choice the consent services
  * are read again: the tag manager loads with analytics consent, the error reporting SDK with
  * error-reporting consent; analytics withdrawn reloads the page. Tracking opt-out counts as no consent.
@@ -77,7 +77,7 @@ export default function ConsentManager({
 
   useEffect(() => {
     void apply(effective.current);
-    // Spec §7 server-error helper: failed calls with the configured statuses are reported.
+    // docs/product/api.md#calls server-error helper: failed calls with the configured statuses are reported.
     const id = http.interceptors.response.use(
       undefined,
       serverErrorHelper(
@@ -88,7 +88,7 @@ export default function ConsentManager({
     return () => http.interceptors.response.eject(id);
   }, [apply, http, config]);
 
-  // Changing the opt-out flag reloads the page (spec §4).
+  // Changing the opt-out flag reloads the page (docs/product/states.md#states-and-transitions).
   const firstOptOut = useRef(trackingOptOut);
   useEffect(() => {
     if (optOutChanged(firstOptOut.current, trackingOptOut)) window.location.reload();

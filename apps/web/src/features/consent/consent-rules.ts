@@ -1,5 +1,5 @@
 /**
- * Consent rules of spec §4/§9, small enough for the first load: what the customer chose (a cookie),
+ * Consent rules of docs/product/states.md#states-and-transitions, docs/product/constants.md#business-constants, small enough for the first load: what the customer chose (a cookie),
  * what counts (tracking opt-out overrides), and when the page must reload. No third-party code here.
  */
 
@@ -12,7 +12,7 @@ export interface ConsentChoice {
 }
 
 export const CONSENT_COOKIE = 'roadpass_consent';
-/** Spec §9: cookies live one day by default. */
+/** docs/product/constants.md#business-constants: cookies live one day by default. */
 export const CONSENT_COOKIE_MAX_AGE_SECONDS = 86_400;
 
 export const noConsent: ConsentChoice = { analytics: false, errorReporting: false };
@@ -50,7 +50,7 @@ export function needsReload(before: ConsentChoice, after: ConsentChoice): boolea
   return before.analytics && !after.analytics;
 }
 
-/** Spec §4: changing the tracking opt-out flag reloads the page. */
+/** docs/product/states.md#states-and-transitions: changing the tracking opt-out flag reloads the page. */
 export function optOutChanged(previous: boolean, current: boolean): boolean {
   return previous !== current;
 }

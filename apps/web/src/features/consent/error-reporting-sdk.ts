@@ -8,7 +8,7 @@ const FEEDBACK_TIMEOUT_MS = 30_000;
 /**
  * The error reporting SDK (Sentry), a lazy chunk imported only after error-reporting consent. Envelopes
  * go to the server's tunnel (apiPaths.errorReportEnvelope), never to a third-party host.
- * Spec §8: `allowed` is asked again before every send; an event found without consent is dropped, a
+ * docs/product/errors.md#error-catalogue: `allowed` is asked again before every send; an event found without consent is dropped, a
  * critical error is logged and reporting is switched off.
  */
 export function startErrorReporting(
@@ -46,11 +46,11 @@ export function startErrorReporting(
  * the tunnel answered 2xx. The SDK's own `sendFeedback` does the same but pulls in its 12 kB widget
  * module; `captureFeedback` is the part we need. A screenshot goes in the same envelope as an
  * `attachment` item (as Sentry's own widget sends one). Feedback events skip `beforeSend`, so consent
- * is asked here, before each send (spec §8).
+ * is asked here, before each send (docs/product/errors.md#error-catalogue).
  */
 export function createFeedbackSender(allowed: () => boolean): FeedbackSender {
   return ({ message, name, email, attachment }) => {
-    // Spec §5: an empty message is refused with the widget's own words.
+    // docs/product/account-rules.md#validation-rules: an empty message is refused with the widget's own words.
     if (!message) return Promise.reject(new Error('Unable to submit feedback with empty message'));
     const client = getClient();
     if (!client || !allowed()) return Promise.reject(new Error('Error reporting is off'));

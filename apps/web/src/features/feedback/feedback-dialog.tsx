@@ -28,7 +28,7 @@ interface Props {
 type Part = FeedbackField | 'screenshot';
 
 /**
- * A problem of the whole form (spec §5/§8 texts) and the parts it is about; `kind` says what fixes
+ * A problem of the whole form (docs/product/account-rules.md#validation-rules, docs/product/errors.md#error-catalogue texts) and the parts it is about; `kind` says what fixes
  * it, so that it goes as soon as the customer has fixed it.
  */
 interface Problem {

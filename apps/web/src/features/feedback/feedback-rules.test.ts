@@ -12,7 +12,7 @@ import {
 
 const required = { ...defaultFeedbackSettings, isNameRequired: true, isEmailRequired: true };
 
-describe('feedback rules (spec §5)', () => {
+describe('feedback rules (docs/product/account-rules.md#validation-rules)', () => {
   it('always requires the message; name and e-mail only when configured, and never when hidden', () => {
     const nothing = { name: '', email: '', message: '' };
     expect(missingFields(nothing, defaultFeedbackSettings)).toEqual(['message']);

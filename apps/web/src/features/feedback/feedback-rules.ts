@@ -12,7 +12,7 @@ export const defaultFeedbackSettings: FeedbackSettings = {
   isEmailRequired: false,
 };
 
-/** Spec §9: the thank-you message disappears after 5 seconds (or on click). */
+/** docs/product/constants.md#business-constants: the thank-you message disappears after 5 seconds (or on click). */
 export const FEEDBACK_SUCCESS_MS = 5000;
 
 export type FeedbackField = 'name' | 'email' | 'message';
@@ -87,7 +87,7 @@ export function feedbackFields(settings: FeedbackSettings): { field: FeedbackFie
 }
 
 /**
- * Spec §5: the required fields left empty, in form order. The message counts as missing only when
+ * docs/product/account-rules.md#validation-rules: the required fields left empty, in form order. The message counts as missing only when
  * nothing was typed; a message of spaces alone is the sender's to refuse ("Unable to submit feedback
  * with empty message"). A name or e-mail of spaces alone is missing.
  */
@@ -100,7 +100,7 @@ export function missingFields(values: FeedbackValues, settings: FeedbackSettings
     .map(({ field }) => field);
 }
 
-/** Spec §5: the values trimmed; hidden and empty optional fields are left out. E-mail format not checked. */
+/** docs/product/account-rules.md#validation-rules: the values trimmed; hidden and empty optional fields are left out. E-mail format not checked. */
 export function feedbackReport(values: FeedbackValues, settings: FeedbackSettings): FeedbackReport {
   const name = settings.showName ? values.name.trim() : '';
   const email = settings.showEmail ? values.email.trim() : '';

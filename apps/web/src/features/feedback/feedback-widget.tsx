@@ -5,7 +5,7 @@ import { defaultFeedbackSettings, FEEDBACK_SUCCESS_MS, type FeedbackSettings } f
 import './feedback.css';
 
 /**
- * The feedback widget of spec §4: closed (the "Report a Bug" button), open (a modal form), submitting,
+ * The feedback widget of docs/product/states.md#states-and-transitions: closed (the "Report a Bug" button), open (a modal form), submitting,
  * and the thank-you message that disappears after 5 seconds or on click.
  */
 export default function FeedbackWidget({ settings }: { settings?: FeedbackSettings | undefined }) {

@@ -7,7 +7,7 @@ import { ensureLoyaltyConsents, isMember } from '@/lib/loyalty/api/get-customer-
 import { readItem, storageKeys, writeItem } from '@/lib/storage/storage';
 
 /**
- * Spec §2: a stored redirect value `loyalty/{target}` is cleared and followed. Values of another form
+ * docs/product/addresses-and-routes.md#screens-and-routes: a stored redirect value `loyalty/{target}` is cleared and followed. Values of another form
  * belong to someone else and stay; a loyalty value with an unknown target is cleared and ignored.
  */
 export function takeStoredLoyaltyRedirect(storage: Storage = sessionStorage): string | null {
@@ -18,7 +18,7 @@ export function takeStoredLoyaltyRedirect(storage: Storage = sessionStorage): st
 }
 
 /**
- * Where the entry route sends the customer (spec §2, §4): members (core consent granted) to their
+ * Where the entry route sends the customer (docs/product/addresses-and-routes.md#screens-and-routes, docs/product/states.md#states-and-transitions): members (core consent granted) to their
  * status, everybody else to the onboarding. Throws when the user or the loyalty service cannot be read,
  * so that the caller retries. For members the tier details are read too (the status page shows them
  * next), so that a loyalty service that does not answer is noticed here.

@@ -10,7 +10,7 @@ import { sessionUserOf } from '@/lib/session/session-user';
 export type EntryState = { kind: 'loading' } | { kind: 'failed' };
 
 /**
- * The entry route's work (spec §2): follow a stored redirect, or decide between status and onboarding,
+ * The entry route's work (docs/product/addresses-and-routes.md#screens-and-routes): follow a stored redirect, or decide between status and onboarding,
  * retrying up to ENTRY_RETRIES times ENTRY_RETRY_DELAY_MS apart; then warn 'Loyalty service not
  * responding'. `retry` starts a new round.
  */
@@ -43,7 +43,7 @@ export function useLoyaltyEntry(): { state: EntryState; retry: () => void } {
           timer = setTimeout(() => void attempt(retriesLeft - 1), ENTRY_RETRY_DELAY_MS);
           return;
         }
-        // Spec §2's warning, reported once: in the page, where Try again is (issue 7: a toast as well
+        // docs/product/addresses-and-routes.md#screens-and-routes's warning, reported once: in the page, where Try again is (issue 7: a toast as well
         // said it twice and covered the title).
         console.warn('Loyalty service not responding', error);
         setState({ kind: 'failed' });

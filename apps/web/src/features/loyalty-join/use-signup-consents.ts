@@ -14,7 +14,7 @@ export type SignupConsents =
   | { kind: 'ready'; required: ConsentDefinition[]; optional: ConsentDefinition[] };
 
 /**
- * What the signup needs (spec §2): whether the customer is a member already (decided once, on arrival,
+ * What the signup needs (docs/product/addresses-and-routes.md#screens-and-routes): whether the customer is a member already (decided once, on arrival,
  * so that joining here does not count as "already granted") and the programme's consent texts in the
  * active language, the core consent first.
  */

@@ -4,7 +4,7 @@ import { enableLoyaltyPushNotifications } from '@/lib/native-bridge/native-bridg
 
 /**
  * Webview only: offers loyalty push notifications to a member when the host says they are off for
- * loyalty (spec §7), and says so once the host's flags report them on.
+ * loyalty (docs/product/api.md#calls), and says so once the host's flags report them on.
  */
 export function PushOffer() {
   const { t } = useTranslation();

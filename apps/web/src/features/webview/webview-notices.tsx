@@ -10,7 +10,7 @@ import './webview.css';
 const ignore = () => {};
 
 /**
- * Webview mode only (spec §4, issue 9): the host gave no token in time or refused one ("close and
+ * Webview mode only (docs/product/states.md#states-and-transitions, issue 9): the host gave no token in time or refused one ("close and
  * reopen", with a button that asks the host again), and a lost connection (the app refetches what
  * failed by itself when the network returns).
  */

@@ -1,4 +1,4 @@
-/** Start-up facts read from the address and the browser (spec §2, §5). */
+/** Start-up facts read from the address and the browser (docs/product/addresses-and-routes.md#screens-and-routes, docs/product/account-rules.md#validation-rules). */
 export interface Environment {
   /** tracking_opt_out=true: analytics and error reporting count as not consented. */
   trackingOptOut: boolean;

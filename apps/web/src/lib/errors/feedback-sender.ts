@@ -5,7 +5,7 @@ export interface FeedbackAttachment {
   contentType: string;
 }
 
-/** One "Report a Bug" submission, its values already trimmed (spec §5). */
+/** One "Report a Bug" submission, its values already trimmed (docs/product/account-rules.md#validation-rules). */
 export interface FeedbackReport {
   message: string;
   name?: string;

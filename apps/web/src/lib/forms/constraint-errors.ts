@@ -4,7 +4,7 @@ import { addMessage, placeMessages, type MessagesByField } from './server-errors
 
 /**
  * setServerErrors for the password and mobile calls, whose 400 (and 429 "too soon") names attributes in
- * constraintViolationMetaInfo with the server's text in the customer's language (spec §8).
+ * constraintViolationMetaInfo with the server's text in the customer's language (docs/product/errors.md#error-catalogue).
  */
 export function setConstraintViolations<Values extends FieldValues>(
   error: unknown,

@@ -2,7 +2,7 @@ import type { ConstraintViolationError, ConstraintViolationMeta } from '@roadpas
 import { isHttpError } from '@/lib/http';
 
 /**
- * The violations of a 400 (or a 429 "too soon") of the password or mobile call (spec §8): constraintViolationMetaInfo's
+ * The violations of a 400 (or a 429 "too soon") of the password or mobile call (docs/product/errors.md#error-catalogue): constraintViolationMetaInfo's
  * metaDataList is one item or a list; empty for any other error.
  */
 export function constraintViolationsOf(error: unknown): ConstraintViolationMeta[] {

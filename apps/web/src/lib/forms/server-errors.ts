@@ -2,7 +2,7 @@ import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
 import { apiErrorCodes, type Violation } from '@roadpass/contracts';
 import { hasErrorCode } from '@/lib/http';
 
-/** Messages per attribute, each message once (spec §4: validation errors without duplicates). */
+/** Messages per attribute, each message once (docs/product/states.md#states-and-transitions: validation errors without duplicates). */
 export type MessagesByField = Record<string, string[]>;
 
 /** Adds one message to an attribute unless it is there already; returns the same object when unchanged. */

@@ -10,7 +10,7 @@ import type {
 } from './types';
 
 export interface HttpClientOptions {
-  /** Base address every relative path is joined to; '/' by default (spec §7). */
+  /** Base address every relative path is joined to; '/' by default (docs/product/api.md#calls). */
   baseUrl?: string;
   /** Called with each new bearer token handed to the client (the app stores it in its state). */
   onTokenChange?: (token: string | null) => void;
@@ -93,7 +93,7 @@ async function readBody(response: Response): Promise<unknown> {
   }
 }
 
-/** Spec §7: a rejected call stays rejected unless the interceptor returns a promise (e.g. a retry). */
+/** docs/product/api.md#calls: a rejected call stays rejected unless the interceptor returns a promise (e.g. a retry). */
 function recoverOrRethrow(onRejected: ResponseRejectedInterceptor, error: unknown): Promise<HttpResponse> {
   const result = onRejected(error);
   if (result && typeof (result as Promise<HttpResponse>).then === 'function')
@@ -102,7 +102,7 @@ function recoverOrRethrow(onRejected: ResponseRejectedInterceptor, error: unknow
 }
 
 /**
- * The main HTTP client (spec §7) on the browser's fetch: bearer token, anti-forgery header, interceptors,
+ * The main HTTP client (docs/product/api.md#calls) on the browser's fetch: bearer token, anti-forgery header, interceptors,
  * typed errors, no time-out, no retries. (It used ky for URL joining and JSON bodies until issue 10:
  * 9 kB gzip on every first load for what requestUrl and JSON.stringify do here; decision web-http-client.)
  */
@@ -222,7 +222,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
 }
 
 /**
- * Spec §7: runs `handler` when a failed call has one of `statuses` (500 by default), then passes the
+ * docs/product/api.md#calls: runs `handler` when a failed call has one of `statuses` (500 by default), then passes the
  * error on. Use as a response interceptor's onRejected or in a call's catch.
  */
 export function serverErrorHelper(

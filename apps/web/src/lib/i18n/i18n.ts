@@ -17,7 +17,7 @@ type Texts = Record<string, string>;
 
 /**
  * The app's texts: one table per language, filled from the content collection of the active locale
- * (spec §5) with applyTranslations, nothing built in. Keys are flat ("error-banner-title"); texts
+ * (docs/product/account-rules.md#validation-rules) with applyTranslations, nothing built in. Keys are flat ("error-banner-title"); texts
  * use i18next's JSON form (`{{placeholder}}`, plural keys `_one`/`_other`/… chosen by
  * Intl.PluralRules), so content/translations/*.json stay what they were. Storage and interpolation
  * are rosetta's (decision 0016); this adds defaults, fallback keys, plurals and change

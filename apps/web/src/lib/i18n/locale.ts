@@ -51,7 +51,7 @@ function countryOfUser(user: LocaleInputs['user']): string | undefined {
 }
 
 /**
- * Which country and language the app shows (spec §2, §4, §5). The requested locale is normalised to a
+ * Which country and language the app shows (docs/product/addresses-and-routes.md#screens-and-routes, docs/product/states.md#states-and-transitions, docs/product/account-rules.md#validation-rules). The requested locale is normalised to a
  * supported lang-COUNTRY first (`hu-HU`, `da_DK`, `nl-nl`, `hu` → hu-HU; anything else → en-DE). The
  * country is the customer's (from their language_COUNTRY), else the address's, else the requested
  * locale's, else the stored preference's; default DE. The language is the first of the requested

@@ -1,6 +1,6 @@
 import { tierSlugs, type Tier, type TierList, type TierSlug } from '@roadpass/contracts';
 
-/** Position of a tier, lowest first (product decisions §4); -1 for anything unknown. */
+/** Position of a tier, lowest first (docs/product/loyalty.md#loyalty-rules); -1 for anything unknown. */
 export function tierRank(slug: string): number {
   return (tierSlugs as readonly string[]).indexOf(slug);
 }

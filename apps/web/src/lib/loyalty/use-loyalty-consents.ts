@@ -5,7 +5,7 @@ import { useCustomer } from './use-customer';
 
 /**
  * The customer's consents as far as they are cached (the entry route or the signup loaded them); it
- * never loads them itself (ensureLoyaltyConsents does, spec §4).
+ * never loads them itself (ensureLoyaltyConsents does, docs/product/states.md#states-and-transitions).
  */
 export function useCachedLoyaltyConsents(): CustomerConsent[] | undefined {
   const { uuid } = useCustomer();

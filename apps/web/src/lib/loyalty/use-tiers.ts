@@ -3,7 +3,7 @@ import { useHttp } from '@/lib/http';
 import { tiersQuery } from './api/get-tiers';
 import { useLoyaltyLocale } from './loyalty-locale';
 
-/** The tiers of the customer's locale: loaded once and reused (spec §4), with loading, error and Retry. */
+/** The tiers of the customer's locale: loaded once and reused (docs/product/states.md#states-and-transitions), with loading, error and Retry. */
 export function useTiers() {
   const http = useHttp();
   const { contentLocale, legalEntityIso } = useLoyaltyLocale();

@@ -1,7 +1,7 @@
 import { useAppStore } from '@/lib/state/app-store';
 
 /**
- * The messages the app sends to the native host app (spec §7 native bridge, product decisions §6) and
+ * The messages the app sends to the native host app (docs/product/api.md#calls native bridge, docs/product/webview.md#native-bridge) and
  * their payloads; docs/native-bridge.md describes the protocol for the app developers.
  */
 export interface BridgeMessages {
@@ -33,7 +33,7 @@ declare global {
 /** The protocol's version, sent as `v` in every message both ways (docs/native-bridge.md). */
 export const BRIDGE_VERSION = 1;
 
-/** Spec §2: set at start from is_webview=true or a user agent containing 'webview'. */
+/** docs/product/addresses-and-routes.md#screens-and-routes: set at start from is_webview=true or a user agent containing 'webview'. */
 export function isWebView(): boolean {
   return useAppStore.getState().isWebView;
 }

@@ -6,7 +6,7 @@ import { loyaltyRouteName, routes } from '@/config/routes';
 import { resetAppStore, useAppStore } from '@/lib/state/app-store';
 import { nativeNavigationAction, nativeRouteName, useNativeNavigation } from '.';
 
-describe('nativeRouteName (spec §2: every route that is not a loyalty route reports its moves)', () => {
+describe('nativeRouteName (docs/product/addresses-and-routes.md#screens-and-routes: every route that is not a loyalty route reports its moves)', () => {
   it('names loyalty routes by name and every other page by its path', () => {
     expect(nativeRouteName('/customer/loyalty-ui/status')).toBe(routes.loyalty.status.name);
     expect(nativeRouteName('/customer/loyalty-ui/')).toBe(routes.loyalty.entry.name);
@@ -20,7 +20,7 @@ describe('nativeRouteName (spec §2: every route that is not a loyalty route rep
   });
 });
 
-describe('nativeNavigationAction (spec §2)', () => {
+describe('nativeNavigationAction (docs/product/addresses-and-routes.md#screens-and-routes)', () => {
   it.each([
     ['loyalty-celebration', 'clear-history', 'clear-history'],
     ['loyalty-onboarding', 'clear-history', 'clear-history'],

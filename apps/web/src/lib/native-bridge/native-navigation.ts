@@ -11,7 +11,7 @@ import {
 
 export type NativeNavigationAction = 'clear-history' | NavigationDirection;
 
-/** Spec §2: after navigating to these routes the webview's native history is cleared (it becomes closeable). */
+/** docs/product/addresses-and-routes.md#screens-and-routes: after navigating to these routes the webview's native history is cleared (it becomes closeable). */
 const historyClearingRoutes: ReadonlySet<string> = new Set([
   routes.loyalty.celebration.name,
   routes.loyalty.onboarding.name,
@@ -19,7 +19,7 @@ const historyClearingRoutes: ReadonlySet<string> = new Set([
   routes.loyalty.loading.name,
 ]);
 
-/** Spec §2's rule: what the host app is told after a navigation to `routeName`. */
+/** docs/product/addresses-and-routes.md#screens-and-routes's rule: what the host app is told after a navigation to `routeName`. */
 export function nativeNavigationAction(
   routeName: string,
   direction: NavigationDirection,
@@ -28,7 +28,7 @@ export function nativeNavigationAction(
 }
 
 /**
- * The route name spec §2's rule goes by, for an absolute path: a loyalty route's name; every other page
+ * The route name docs/product/addresses-and-routes.md#screens-and-routes's rule goes by, for an absolute path: a loyalty route's name; every other page
  * (account pages, payment profiles, not found) is its own route, named by its path. Null for what is no
  * page of its own: the sign-in callback and unknown loyalty paths (both are redirected at once).
  */
@@ -47,7 +47,7 @@ export function reportNavigation(pathname: string, direction: NavigationDirectio
 }
 
 /**
- * Applies spec §2's native navigation rule after every change of address in a webview. `routeNameOf`
+ * Applies docs/product/addresses-and-routes.md#screens-and-routes's native navigation rule after every change of address in a webview. `routeNameOf`
  * maps the router's path to a route name (e.g. loyaltyRouteName); paths without a name are ignored.
  * The first page clears the history when its route says so, else asks the host to check its history
  * (arriving is not a forward move).

@@ -11,7 +11,7 @@ const carried = ['consent', 'tracking_opt_out'] as const;
 
 /**
  * The address that hands the customer over to the native payment screen (docs/native-bridge.md,
- * "Payment methods"): the target of the seed's payment redirect (spec §2), which the host app catches
+ * "Payment methods"): the target of the seed's payment redirect (docs/product/addresses-and-routes.md#screens-and-routes), which the host app catches
  * and answers with its own screen. Should a host let it load, the page there is in the customer's
  * language, in webview mode and without a consent banner the host already answered.
  */

@@ -1,6 +1,6 @@
 import { legalEntityById } from '@roadpass/contracts';
 
-/** The access-token claims the app reads (spec §3). */
+/** The access-token claims the app reads (docs/product/data.md#entities-and-fields). */
 export interface TokenClaims {
   exp?: number;
   iat?: number;
@@ -27,7 +27,7 @@ export function decodeClaims(token: string | null | undefined): TokenClaims | nu
   }
 }
 
-/** The legal_entity claim mapped to its ISO country (spec §3), e.g. 10 → DE. */
+/** The legal_entity claim mapped to its ISO country (docs/product/data.md#entities-and-fields), e.g. 10 → DE. */
 export function legalEntityIsoOf(claims: TokenClaims | null): string | undefined {
   return claims?.legal_entity === undefined ? undefined : legalEntityById(claims.legal_entity)?.isoCountry;
 }

@@ -3,7 +3,7 @@ import { storageKeys, writeItem } from '@/lib/storage/storage';
 
 /**
  * The OIDC user store: oidc-client-ts keeps its user (tokens, expiry, profile) in sessionStorage as
- * usual, and every write is mirrored to the two keys of spec §3, `roadpass.token` and
+ * usual, and every write is mirrored to the two keys of docs/product/data.md#entities-and-fields, `roadpass.token` and
  * `roadpass.refreshToken`, so they never disagree with what the library uses. Removing the user
  * removes both keys.
  */

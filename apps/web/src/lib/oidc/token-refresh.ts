@@ -1,7 +1,7 @@
-/** Spec §9: the token is checked every 250 000 ms and renewed when it has less than 70 s left. */
+/** docs/product/constants.md#business-constants: the token is checked every 250 000 ms and renewed when it has less than 70 s left. */
 export const REFRESH_INTERVAL_MS = 250_000;
 export const MIN_VALIDITY_SECONDS = 70;
-/** Spec §9: when the token expires it is renewed with a minimum validity of 5 s. */
+/** docs/product/constants.md#business-constants: when the token expires it is renewed with a minimum validity of 5 s. */
 export const EXPIRY_MIN_VALIDITY_SECONDS = 5;
 /**
  * However short-lived a token is, scheduled renewals start at least this far apart, so that a token
@@ -23,9 +23,9 @@ export interface TokenRefreshDeps {
   getExpiresAt(): number | undefined;
   /** Renews the token with the refresh_token grant; resolves once the new token is in place. */
   refresh(): Promise<void>;
-  /** Clears the stored tokens (a 400 on refresh, spec §8). */
+  /** Clears the stored tokens (a 400 on refresh, docs/product/errors.md#error-catalogue). */
   clearToken(): void;
-  /** The identity provider refused the renewal: the user is signed out (spec §4). */
+  /** The identity provider refused the renewal: the user is signed out (docs/product/states.md#states-and-transitions). */
   onRefreshFailed(error: unknown): void;
   now?: () => number;
 }
@@ -59,7 +59,7 @@ export function isTransientRefreshFailure(error: unknown): boolean {
 }
 
 /**
- * The refresh schedule of spec §9 in one small module with no knowledge of OIDC, so that it can be
+ * The refresh schedule of docs/product/constants.md#business-constants in one small module with no knowledge of OIDC, so that it can be
  * tested with fake timers. Rules on top of the spec: at most one renewal in flight (concurrent callers
  * share it); scheduled renewals at least MIN_SECONDS_BETWEEN_RENEWALS apart; a renewal without an
  * answer is retried with exponential back-off instead of signing the user out.

@@ -5,7 +5,7 @@ import { routes } from '@/config/routes';
 import { MirroredUserStore } from './mirrored-user-store';
 
 /**
- * The OIDC client of spec §7: authorization code flow with PKCE (S256), client and realm from
+ * The OIDC client of docs/product/api.md#calls: authorization code flow with PKCE (S256), client and realm from
  * /config.json. No iframes and no library timers: session monitoring and automatic silent renew are
  * off, renewal is scheduled by token-refresh.ts and uses the refresh_token grant.
  */
@@ -29,7 +29,7 @@ export function createUserManager(
     monitorSession: false,
     loadUserInfo: false,
     userStore: new MirroredUserStore(sessionStorage),
-    // Spec §9: callback state kept 60 minutes, messages time out after 10 s.
+    // docs/product/constants.md#business-constants: callback state kept 60 minutes, messages time out after 10 s.
     staleStateAgeInSeconds: 3600,
     silentRequestTimeoutInSeconds: 10,
   });

@@ -3,7 +3,7 @@ import type { LoginStatus, SessionUser } from '@roadpass/contracts';
 
 /**
  * The signed-in customer lives in one place: the login-status query of TanStack Query, the app's one
- * cache of server data (decision web-server-data). Start-up fills it (features/auth), saves update it
+ * cache of server data (decision 0023). Start-up fills it (features/auth), saves update it
  * here, and every screen reads it through `useSessionUser`; nothing keeps a second copy.
  */
 export const sessionKeys = {

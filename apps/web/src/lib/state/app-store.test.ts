@@ -6,7 +6,7 @@ const state = () => useAppStore.getState();
 describe('app state', () => {
   afterEach(() => resetAppStore());
 
-  it('starts with the defaults of spec §3', () => {
+  it('starts with the defaults of docs/product/data.md#entities-and-fields', () => {
     expect(state()).toMatchObject({
       token: null,
       appReady: false,

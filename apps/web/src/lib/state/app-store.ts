@@ -1,7 +1,7 @@
 import { create } from 'zustand';
 import type { Language } from '@roadpass/contracts';
 
-/** The three error flags of the app shell (spec §2, §4): always set together. */
+/** The three error flags of the app shell (docs/product/addresses-and-routes.md#screens-and-routes, docs/product/states.md#states-and-transitions): always set together. */
 export interface ErrorFlags {
   page: boolean;
   overlay: boolean;
@@ -23,7 +23,7 @@ export interface Toast {
   autoClose: boolean;
 }
 
-/** The notify dialog (spec §3): title and message fall back to the spec's defaults when absent. */
+/** The notify dialog (docs/product/data.md#entities-and-fields): title and message fall back to the spec's defaults when absent. */
 export interface NotifyDialog {
   title?: string;
   message?: string;

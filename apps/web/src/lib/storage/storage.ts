@@ -1,6 +1,6 @@
 import type { CountryCode, Language } from '@roadpass/contracts';
 
-/** Browser storage keys of spec §3, written once. */
+/** Browser storage keys of docs/product/data.md#entities-and-fields, written once. */
 export const storageKeys = {
   /** sessionStorage: the current access token (mirrors the OIDC user store). */
   token: 'roadpass.token',
@@ -10,7 +10,7 @@ export const storageKeys = {
   countryLanguage: 'roadpass.countryLanguage',
   /** localStorage: the customer context (used by later issues). */
   customerContext: 'roadpass.customerContext',
-  /** sessionStorage: where to continue after a detour, e.g. `loyalty/history` (spec §2 entry route). */
+  /** sessionStorage: where to continue after a detour, e.g. `loyalty/history` (docs/product/addresses-and-routes.md#screens-and-routes entry route). */
   redirect: 'roadpass.redirect',
 } as const;
 

@@ -1,6 +1,6 @@
 import { LoyaltyFaq } from '@/features/loyalty-faq/components/loyalty-faq';
 
-/** `/faq`: the programme FAQ (the loyalty issue; not in spec §2). */
+/** `/faq`: the programme FAQ (the loyalty issue; not in docs/product/addresses-and-routes.md#screens-and-routes). */
 export default function LoyaltyFaqRoute() {
   return <LoyaltyFaq />;
 }

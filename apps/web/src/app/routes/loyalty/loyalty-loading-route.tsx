@@ -1,6 +1,6 @@
 import { LoadingScreen } from '@/features/loyalty-join/components/loading-screen';
 
-/** `/loading`: the loading screen (spec §2). */
+/** `/loading`: the loading screen (docs/product/addresses-and-routes.md#screens-and-routes). */
 export default function LoyaltyLoadingRoute() {
   return <LoadingScreen />;
 }

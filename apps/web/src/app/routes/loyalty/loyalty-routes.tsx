@@ -42,7 +42,7 @@ function useRouteTracking(): void {
   }, [name]);
 }
 
-/** The loyalty app under routes.loyalty.base (spec §2); paths here are relative to that base. */
+/** The loyalty app under routes.loyalty.base (docs/product/addresses-and-routes.md#screens-and-routes); paths here are relative to that base. */
 export default function LoyaltyRoutes() {
   useRouteTracking();
   const { loyalty } = routes;

@@ -7,7 +7,7 @@ const PushOffer = lazy(() =>
   import('@/features/webview/push-offer').then((module) => ({ default: module.PushOffer })),
 );
 
-/** `/status`: points and tier status (spec §2). Keep it light: it is a first page. */
+/** `/status`: points and tier status (docs/product/addresses-and-routes.md#screens-and-routes). Keep it light: it is a first page. */
 export default function LoyaltyStatusRoute() {
   const isWebView = useAppStore((state) => state.isWebView);
   return (

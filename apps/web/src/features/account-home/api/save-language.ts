@@ -2,7 +2,7 @@ import { apiPaths, type PersonalDataPartialUpdate, type PersonalDataResponse } f
 import type { HttpClient } from '@/lib/http';
 
 /**
- * "Update the user's language" (spec §7 store actions): a partial profile with the language. The
+ * "Update the user's language" (docs/product/api.md#calls store actions): a partial profile with the language. The
  * server answers the whole profile (PersonalDataResponse).
  */
 export function saveLanguage(

@@ -12,7 +12,7 @@ const menu: { page: AccountPage; icon: string }[] = [
   { page: 'payment', icon: 'M3 6h18v12H3zM3 10h18M6 15h4' },
 ];
 
-/** Spec §5: the account area's menu, one entry per sub-page (icon, title, one line). */
+/** docs/product/account-rules.md#validation-rules: the account area's menu, one entry per sub-page (icon, title, one line). */
 export function AccountMenu({ country, language }: { country: string; language: string }) {
   const { t } = useTranslation();
   return (

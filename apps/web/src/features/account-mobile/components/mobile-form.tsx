@@ -51,7 +51,7 @@ function useReached(at: string | undefined): boolean {
 }
 
 /**
- * Spec §5 / product decisions §5: change the mobile number in two steps, the number (a PIN is sent to
+ * docs/product/account-rules.md#validation-rules / docs/product/account-rules.md#account-rules: change the mobile number in two steps, the number (a PIN is sent to
  * it by SMS), then the PIN. Both are checked with the served rules before sending; the server's texts
  * explain a wrong or expired PIN. Numbers are typed as people write them and shown grouped.
  */
@@ -132,7 +132,7 @@ export function MobileForm() {
       queryClient.setQueryData(mobileKeys.state(), saved);
       return saved;
     } catch (error) {
-      // The customer's text of each broken rule is in constraintViolationMetaInfo (spec §5).
+      // The customer's text of each broken rule is in constraintViolationMetaInfo (docs/product/account-rules.md#validation-rules).
       const texts = constraintViolationsOf(error);
       const { handled, formMessages: rest } = setServerErrors(error, setError, {
         fields: [shownField],

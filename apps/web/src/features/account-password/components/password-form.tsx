@@ -37,7 +37,7 @@ function policyItems(rules: CompiledRules): { rule: string; parameter: string }[
 }
 
 /**
- * Spec §5/§8: change the password; the policy shows as a checklist that follows the typing. The
+ * docs/product/account-rules.md#validation-rules, docs/product/errors.md#error-catalogue: change the password; the policy shows as a checklist that follows the typing. The
  * validators of our own (common passwords …) come in a chunk of their own after the form shows: until
  * then their items are not shown as met, and a submit waits for them.
  */

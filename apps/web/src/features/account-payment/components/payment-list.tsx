@@ -97,7 +97,7 @@ export function PaymentList({ today = new Date() }: { today?: Date }) {
         </ul>
       )}
       {isWebView ? (
-        // A page load, not a route of the app: the host app catches this address (spec §2's payment
+        // A page load, not a route of the app: the host app catches this address (docs/product/addresses-and-routes.md#screens-and-routes's payment
         // redirect) and shows its payment screen (docs/native-bridge.md).
         <p>
           <a

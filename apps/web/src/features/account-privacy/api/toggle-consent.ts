@@ -26,7 +26,7 @@ function withConsent(list: CustomerConsent[] | undefined, consent: CustomerConse
 }
 
 /**
- * Saves one consent at once (spec §7: one PATCH per consent, with the customer's legal entity), shown
+ * Saves one consent at once (docs/product/api.md#calls: one PATCH per consent, with the customer's legal entity), shown
  * optimistically: the cached answer changes before the call and goes back if the call fails. Only the
  * toggled consent is restored, so other switches saving at the same time keep their state.
  */

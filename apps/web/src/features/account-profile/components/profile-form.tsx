@@ -60,7 +60,7 @@ const addressOf = (profile: PersonalDataRTO) => ({
 });
 
 /**
- * Spec §3/§5: the customer's profile, its fields and checks from the served rules (invisible fields
+ * docs/product/data.md#entities-and-fields, docs/product/account-rules.md#validation-rules: the customer's profile, its fields and checks from the served rules (invisible fields
  * hidden, read-only ones shown as text); a changed address country or province brings that country's
  * (province's) rules. Checked in the browser before the full profile is sent; the server's 400 comes
  * back onto the fields.

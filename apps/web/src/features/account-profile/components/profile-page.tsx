@@ -6,7 +6,7 @@ import { usePhoneFormat } from '@/lib/phone/use-phone-format';
 import { personalDataQuery } from '../api/get-personal-data';
 import { ProfileForm } from './profile-form';
 
-/** Spec §1: view and edit the personal profile; loads it (with its rules) first. */
+/** docs/product/README.md#what-the-product-does: view and edit the personal profile; loads it (with its rules) first. */
 export function ProfilePage({ mobileHref }: { mobileHref: string }) {
   const http = useHttp();
   const personalData = useQuery(personalDataQuery(http));

@@ -35,7 +35,7 @@ const text = (
 const code = { autoCapitalize: 'characters', spellCheck: false } as const;
 
 /**
- * Every field of the profile (spec §3 PersonalDataRTO) in the order a customer fills them in, with the
+ * Every field of the profile (docs/product/data.md#entities-and-fields PersonalDataRTO) in the order a customer fills them in, with the
  * autocomplete purpose of each (WCAG 1.3.5). The language is not here: the account home switches it.
  */
 export const sections: SectionSpec[] = [

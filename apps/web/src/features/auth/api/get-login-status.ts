@@ -10,7 +10,7 @@ export function getLoginStatus(http: HttpClient): Promise<LoginStatus> {
   return http.get<LoginStatus>(apiPaths.loginStatus);
 }
 
-/** The session user is loaded once and cached (spec §4). */
+/** The session user is loaded once and cached (docs/product/states.md#states-and-transitions). */
 export function loginStatusQuery(http: HttpClient) {
   return queryOptions({
     queryKey: sessionKeys.loginStatus(),
@@ -30,7 +30,7 @@ export class UserLoadError extends Error {
 }
 
 /**
- * "Load user information" (spec §4, §8): a 400 or 401 from the login check renews the token and asks
+ * "Load user information" (docs/product/states.md#states-and-transitions, docs/product/errors.md#error-catalogue): a 400 or 401 from the login check renews the token and asks
  * once more; any failure left clears the user and raises "Couldn't load user information".
  */
 export async function loadSessionUser(args: {

@@ -5,7 +5,7 @@ import { useTiers } from '@/lib/loyalty/use-tiers';
 import { DemoTiers } from './demo-tiers';
 import './loyalty-demo.css';
 
-/** /demo (spec §2, no login): the programme for prospective members, its tiers and the way in. */
+/** /demo (docs/product/addresses-and-routes.md#screens-and-routes, no login): the programme for prospective members, its tiers and the way in. */
 export function LoyaltyDemo() {
   const { t } = useTranslation();
   // The way in shows once the tiers are there (or failed): shown earlier, the carousel replacing its

@@ -17,7 +17,7 @@ import './loyalty-history.css';
 const entryKey = (entry: LoyaltyHistoryEntry) => entry.id;
 
 /**
- * `/history`: the points history, 100 entries a page, "Load more" while more pages exist (spec §4).
+ * `/history`: the points history, 100 entries a page, "Load more" while more pages exist (docs/product/states.md#states-and-transitions).
  * Rows are virtualised so that thousands of entries keep the page smooth and the DOM small.
  */
 export function LoyaltyHistory() {

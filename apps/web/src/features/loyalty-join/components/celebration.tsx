@@ -8,10 +8,10 @@ import { LoyaltyPage } from '@/components/loyalty-page/loyalty-page';
 import { RewardList } from './reward-list';
 import './join.css';
 
-/** Everybody starts in the entry tier (product decisions §4). */
+/** Everybody starts in the entry tier (docs/product/loyalty.md#loyalty-rules). */
 const ENTRY_TIER = tierSlugs[0];
 
-/** `/celebration`: shown right after joining (spec §2). */
+/** `/celebration`: shown right after joining (docs/product/addresses-and-routes.md#screens-and-routes). */
 export function Celebration() {
   const { t } = useTranslation();
   const tiers = useTiers();

@@ -4,7 +4,7 @@ import { LoadingAnimation } from '@/components/loyalty-page/loading-animation';
 import { LoyaltyPage } from '@/components/loyalty-page/loyalty-page';
 import { useLoyaltyEntry } from '../use-loyalty-entry';
 
-/** `/`: decides where the customer goes (spec §2) and shows the loading screen meanwhile. */
+/** `/`: decides where the customer goes (docs/product/addresses-and-routes.md#screens-and-routes) and shows the loading screen meanwhile. */
 export function LoyaltyEntry() {
   const { t } = useTranslation();
   const { state, retry } = useLoyaltyEntry();

@@ -28,7 +28,7 @@ function showcasedRewards(tiers: TierList): TierReward[] {
   return picked;
 }
 
-/** `/onboarding`: the programme for customers who have not joined yet (spec §2). */
+/** `/onboarding`: the programme for customers who have not joined yet (docs/product/addresses-and-routes.md#screens-and-routes). */
 export function Onboarding() {
   const { t } = useTranslation();
   const { formatLocale } = useLoyaltyLocale();

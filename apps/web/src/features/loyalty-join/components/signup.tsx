@@ -20,7 +20,7 @@ import './join.css';
 /** The field name the consent PATCH body uses for the customer's choice. */
 const GRANTED_FIELD = 'granted';
 
-/** `/signup`: the programme's terms, the core consent and Join (spec §2 and its three rules). */
+/** `/signup`: the programme's terms, the core consent and Join (docs/product/addresses-and-routes.md#screens-and-routes and its three rules). */
 export function Signup() {
   const { t } = useTranslation();
   // Decided once, on arrival: the router records this route only after the first render.
@@ -31,7 +31,7 @@ export function Signup() {
   const consents = useSignupConsents(!cameFromStatus);
   const failed = consents.kind === 'failed';
 
-  // Spec §2: loading the consents failed → error banner and error page.
+  // docs/product/addresses-and-routes.md#screens-and-routes: loading the consents failed → error banner and error page.
   useEffect(() => {
     if (failed) useAppStore.getState().setError(true);
   }, [failed]);

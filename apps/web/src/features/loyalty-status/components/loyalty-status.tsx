@@ -15,7 +15,7 @@ import { LoyaltyPage } from '@/components/loyalty-page/loyalty-page';
 import './loyalty-status.css';
 
 /**
- * `/status`: points, tier, tier expiry and the way to the next tier (spec §2). `forMembers` shows under
+ * `/status`: points, tier, tier expiry and the way to the next tier (docs/product/addresses-and-routes.md#screens-and-routes). `forMembers` shows under
  * a member's figures (the app puts the webview's push notification offer there).
  */
 export function LoyaltyStatus({ forMembers }: { forMembers?: ReactNode }) {

@@ -13,7 +13,7 @@ import { PartnerCode } from './partner-code';
 import { RewardLock } from './reward-lock';
 import './tiers.css';
 
-/** `/reward/:id`: one reward, from the tiers already loaded (spec §2, §4), with its partner code. */
+/** `/reward/:id`: one reward, from the tiers already loaded (docs/product/addresses-and-routes.md#screens-and-routes, docs/product/states.md#states-and-transitions), with its partner code. */
 export function RewardPage({ slug }: { slug: string }) {
   const { t } = useTranslation();
   const tiers = useTiers();

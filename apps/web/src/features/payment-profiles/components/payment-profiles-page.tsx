@@ -5,7 +5,7 @@ import { useAppStore } from '@/lib/state/app-store';
 import './payment-profiles-page.css';
 
 /**
- * The target of the webview payment redirect (spec §2). Inside the native app the host catches this
+ * The target of the webview payment redirect (docs/product/addresses-and-routes.md#screens-and-routes). Inside the native app the host catches this
  * address and shows its own payment screen, so the page shows only when it did not: it says so and
  * goes back. In a browser (an old link, the payment marker) it says where payment methods are changed,
  * with the way to the account. Either way in the app's frame and the customer's language (issue 17).

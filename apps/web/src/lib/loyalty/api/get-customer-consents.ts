@@ -10,7 +10,7 @@ import { loyaltyKeys } from './query-keys';
 
 export const CONSENTS_ERROR = 'Loading loyalty consents failed';
 
-/** GET the customer's consents (spec §7). Throws on failure. */
+/** GET the customer's consents (docs/product/api.md#calls). Throws on failure. */
 export async function getCustomerConsents(http: HttpClient, uuid: string): Promise<CustomerConsent[]> {
   const list = await http.get<CustomerConsentList>(apiPaths.customerConsents(uuid));
   return list.data;
@@ -21,8 +21,8 @@ export const isMember = (consents: readonly CustomerConsent[]): boolean =>
   consents.some((consent) => consent.slug === LOYALTY_CORE_CONSENT && consent.granted);
 
 /**
- * Spec §4: the customer's consents are loaded unless the core loyalty consent is already among the
- * cached ones (unless forced). Spec §8: a failed load is an empty list, with `failed` set.
+ * docs/product/states.md#states-and-transitions: the customer's consents are loaded unless the core loyalty consent is already among the
+ * cached ones (unless forced). docs/product/errors.md#error-catalogue: a failed load is an empty list, with `failed` set.
  */
 export async function ensureLoyaltyConsents(
   queryClient: QueryClient,

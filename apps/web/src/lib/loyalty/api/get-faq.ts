@@ -3,7 +3,7 @@ import { apiPaths, LOYALTY_FAQ_SLUG, type Faq } from '@roadpass/contracts';
 import type { HttpClient } from '@/lib/http';
 import { loyaltyKeys } from './query-keys';
 
-/** GET the loyalty programme's FAQ in a locale (content, spec §7). */
+/** GET the loyalty programme's FAQ in a locale (content, docs/product/api.md#calls). */
 export function getFaq(http: HttpClient, locale: string): Promise<Faq> {
   return http.get<Faq>(apiPaths.faq(LOYALTY_FAQ_SLUG), { params: { language: locale } });
 }

@@ -10,7 +10,7 @@ import { loyaltyKeys } from './query-keys';
 
 export const HISTORY_ERROR = 'Loading loyalty history failed';
 
-/** GET one page of the points history (spec §7, §9: page size 100). Failures are logged and rethrown. */
+/** GET one page of the points history (docs/product/api.md#calls, docs/product/constants.md#business-constants: page size 100). Failures are logged and rethrown. */
 export async function getHistoryPage(
   http: HttpClient,
   uuid: string,
@@ -27,7 +27,7 @@ export async function getHistoryPage(
 }
 
 /**
- * Spec §4's paging: the first page is index 0; the next page number starts at 1 and goes up by one per
+ * docs/product/states.md#states-and-transitions's paging: the first page is index 0; the next page number starts at 1 and goes up by one per
  * page loaded; more exists while totalPages exceeds that next page number.
  */
 export function nextHistoryPage(lastPage: LoyaltyHistoryPage, loadedPages: number): number | undefined {

@@ -7,7 +7,7 @@ export const PARTNER_CODE_ERROR = 'Loading partner code failed';
 
 /**
  * GET the customer's code for a partner reward; null when none has been generated yet (404
- * partner_code_not_found). Other failures are logged and rethrown (spec §8).
+ * partner_code_not_found). Other failures are logged and rethrown (docs/product/errors.md#error-catalogue).
  */
 export async function getPartnerCode(
   http: HttpClient,
@@ -24,7 +24,7 @@ export async function getPartnerCode(
 }
 
 /**
- * Spec §4: partner codes are kept per slug (one cache entry per reward): a new code takes its slug's
+ * docs/product/states.md#states-and-transitions: partner codes are kept per slug (one cache entry per reward): a new code takes its slug's
  * place and leaves the others alone.
  */
 export function partnerCodeQuery(http: HttpClient, uuid: string, slug: string) {

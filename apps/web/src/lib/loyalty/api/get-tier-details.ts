@@ -5,7 +5,7 @@ import { loyaltyKeys } from './query-keys';
 
 export const TIER_DETAILS_ERROR = 'Loading loyalty tier details failed';
 
-/** GET the customer's points and tier (spec §7). Failures are logged and rethrown (spec §8). */
+/** GET the customer's points and tier (docs/product/api.md#calls). Failures are logged and rethrown (docs/product/errors.md#error-catalogue). */
 export async function getTierDetails(http: HttpClient, uuid: string): Promise<LoyaltyTierDetails> {
   try {
     return await http.get<LoyaltyTierDetails>(apiPaths.loyaltyTierDetails(uuid));

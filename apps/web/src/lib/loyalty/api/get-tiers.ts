@@ -6,8 +6,8 @@ import { loyaltyKeys } from './query-keys';
 export const TIERS_ERROR = 'Loading loyalty tiers failed';
 
 /**
- * GET the tiers with their rewards (content, spec §7), lowest first, for a locale (lang-COUNTRY) and
- * legal entity. Failures are logged and rethrown (spec §8).
+ * GET the tiers with their rewards (content, docs/product/api.md#calls), lowest first, for a locale (lang-COUNTRY) and
+ * legal entity. Failures are logged and rethrown (docs/product/errors.md#error-catalogue).
  */
 export async function getTiers(http: HttpClient, locale: string, legalEntityIso: string): Promise<TierList> {
   try {
@@ -20,7 +20,7 @@ export async function getTiers(http: HttpClient, locale: string, legalEntityIso:
   }
 }
 
-/** Spec §4: tiers are loaded once and reused (never stale, kept while the app runs). */
+/** docs/product/states.md#states-and-transitions: tiers are loaded once and reused (never stale, kept while the app runs). */
 export function tiersQuery(http: HttpClient, locale: string, legalEntityIso: string) {
   return queryOptions({
     queryKey: loyaltyKeys.tiers(locale, legalEntityIso),

@@ -12,7 +12,7 @@ import { tiersQuery } from './get-tiers';
 import { loyaltyKeys } from './query-keys';
 import { saveConsent } from './update-customer-consent';
 
-// Spec §4's rules for the loyalty data, now kept by TanStack Query (the one cache, decision
+// docs/product/states.md#states-and-transitions's rules for the loyalty data, now kept by TanStack Query (the one cache, decision
 // 0023), tested with a real QueryClient and a fake HTTP client.
 
 const uuid = '0b9f7f5e-3c1e-4a57-9d0f-2d3f1c6a8b11';
@@ -96,7 +96,7 @@ describe('loyalty consents', () => {
     expect(get).toHaveBeenCalledTimes(4);
   });
 
-  it('become an empty list when the call fails (spec §8)', async () => {
+  it('become an empty list when the call fails (docs/product/errors.md#error-catalogue)', async () => {
     const http = createFakeHttpClient({ get: vi.fn().mockRejectedValue(failure(503)) });
 
     await expect(ensureLoyaltyConsents(queryClient, http, uuid)).resolves.toEqual({

@@ -3,7 +3,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import type { HttpClient } from '@/lib/http';
 import { loyaltyKeys } from './query-keys';
 
-/** PATCH one consent of the customer (spec §7: one call per consent, with the legal entity id). */
+/** PATCH one consent of the customer (docs/product/api.md#calls: one call per consent, with the legal entity id). */
 export function updateCustomerConsent(
   http: HttpClient,
   uuid: string,
