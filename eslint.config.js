@@ -5,6 +5,12 @@ import boundaries from 'eslint-plugin-boundaries';
 import globals from 'globals';
 import path from 'node:path';
 
+/** Query keys follow one scheme: built by an area's `…Keys` object, never written out as an array. */
+const literalQueryKey = {
+  selector: "Property[key.name='queryKey'] > ArrayExpression",
+  message: "Build query keys with the feature's `…Keys` object (its api/query-keys.ts), not a literal array.",
+};
+
 export default tseslint.config(
   {
     ignores: [
@@ -104,14 +110,7 @@ export default tseslint.config(
       ...reactHooks.configs.recommended.rules,
       // One naming scheme for server-data keys: each feature's (and shared area's) keys are built in
       // one `…Keys` object (decision web-server-data), never written out where a query is declared.
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector: "Property[key.name='queryKey'] > ArrayExpression",
-          message:
-            "Build query keys with the feature's `…Keys` object (one file per feature), not a literal array.",
-        },
-      ],
+      'no-restricted-syntax': ['error', literalQueryKey],
       // Arrows point one way: app → features → components → lib, config. Features stay apart: a
       // feature may use shared code and its own files, never another feature nor app/. Pages in app/
       // are where features meet.
@@ -151,6 +150,21 @@ export default tseslint.config(
               message: 'lib/ and config/ must not import components/.',
             },
           ],
+        },
+      ],
+    },
+  },
+  {
+    // A feature's query keys live in one file, its api/query-keys.ts (decision 0023).
+    files: ['apps/web/src/features/**/*.{ts,tsx}'],
+    ignores: ['apps/web/src/features/*/api/query-keys.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        literalQueryKey,
+        {
+          selector: 'ExportNamedDeclaration VariableDeclarator[id.name=/Keys$/]',
+          message: "A feature's query keys are declared in its api/query-keys.ts.",
         },
       ],
     },

@@ -1,12 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { apiPaths, type EmailConfirmation, type EmailConfirmationResult } from '@roadpass/contracts';
 import type { HttpClient } from '@/lib/http';
-
-/** The e-mail confirmation's query keys, written once. */
-export const emailConfirmKeys = {
-  all: ['email-confirm'] as const,
-  confirm: (token: string) => [...emailConfirmKeys.all, token] as const,
-};
+import { emailConfirmKeys } from './query-keys';
 
 /**
  * POST (no login) the token of the link sent to the new address. Held as a query so that opening the

@@ -1,12 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { apiPaths, type MobileResponse, type MobileUpdate } from '@roadpass/contracts';
 import type { HttpClient } from '@/lib/http';
-
-/** The mobile page's query keys, written once. */
-export const mobileKeys = {
-  all: ['account', 'mobile'] as const,
-  state: () => [...mobileKeys.all, 'state'] as const,
-};
+import { mobileKeys } from './query-keys';
 
 /** GET mobile/own: the number, a change waiting for its PIN, and the rules of the number. */
 export const mobileQuery = (http: HttpClient) =>

@@ -21,7 +21,8 @@ import {
 import { setServerErrors } from '@/lib/forms/server-errors';
 import { isOfflineError, useHttp } from '@/lib/http';
 import { keptTogether, usePhoneFormat } from '@/lib/phone/use-phone-format';
-import { mobileKeys, mobileQuery, updateMobile } from '../api/mobile-queries';
+import { mobileQuery, updateMobile } from '../api/mobile-queries';
+import { mobileKeys } from '../api/query-keys';
 import './mobile-form.css';
 
 interface Values {

@@ -1,7 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { apiPaths, compileRules, type PasswordResponse } from '@roadpass/contracts';
 import type { HttpClient } from '@/lib/http';
-import { passwordKeys } from './password-keys';
+import { passwordKeys } from './query-keys';
 
 /** GET password/own: never a password, only the policy (served rules) as meta. */
 export const passwordPolicyQuery = (http: HttpClient) =>

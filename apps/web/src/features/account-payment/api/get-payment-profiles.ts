@@ -1,12 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { apiPaths, type PaymentProfile, type PaymentProfilesResponse } from '@roadpass/contracts';
 import type { HttpClient } from '@/lib/http';
-
-/** The payment page's query keys, written once. */
-export const paymentKeys = {
-  all: ['account', 'payment'] as const,
-  profiles: () => [...paymentKeys.all, 'profiles'] as const,
-};
+import { paymentKeys } from './query-keys';
 
 /** GET the customer's payment profiles (cards and SEPA accounts), the default one first. */
 export const paymentProfilesQuery = (http: HttpClient) =>

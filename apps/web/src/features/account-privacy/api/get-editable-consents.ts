@@ -6,7 +6,7 @@ import {
   type ConsentDefinitionList,
 } from '@roadpass/contracts';
 import type { HttpClient } from '@/lib/http';
-import { privacyKeys } from './newsletter-queries';
+import { privacyKeys } from './query-keys';
 
 /** GET the consents of the legal entity that the customer may edit, with their texts in one language. */
 export async function getEditableConsents(

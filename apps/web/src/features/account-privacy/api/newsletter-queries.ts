@@ -6,15 +6,7 @@ import {
   type NewsletterUpdate,
 } from '@roadpass/contracts';
 import type { HttpClient } from '@/lib/http';
-
-/** The privacy page's query keys, written once. */
-export const privacyKeys = {
-  all: ['account', 'privacy'] as const,
-  newsletter: () => [...privacyKeys.all, 'newsletter'] as const,
-  consentSet: (legalEntityId: number, set: string, language: string) =>
-    [...privacyKeys.all, 'consent-set', legalEntityId, set, language] as const,
-  consentUpdate: (uuid: string) => [...privacyKeys.all, 'consent-update', uuid] as const,
-};
+import { privacyKeys } from './query-keys';
 
 /** GET the newsletter agreement and its history; the time parameter keeps caches from answering. */
 export const newsletterQuery = (http: HttpClient) =>

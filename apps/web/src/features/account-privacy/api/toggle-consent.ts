@@ -3,7 +3,7 @@ import { LOYALTY_CORE_CONSENT, type CustomerConsent, type SessionUser } from '@r
 import { useHttp } from '@/lib/http';
 import { loyaltyKeys } from '@/lib/loyalty/api/query-keys';
 import { saveConsent } from '@/lib/loyalty/api/update-customer-consent';
-import { privacyKeys } from './newsletter-queries';
+import { privacyKeys } from './query-keys';
 
 /** One switch pressed: the consent and the answer it now gives; `undo` when it takes a change back. */
 export interface ConsentToggle {

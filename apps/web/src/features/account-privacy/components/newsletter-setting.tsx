@@ -6,7 +6,8 @@ import { SwitchField } from '@/components/form/switch-field';
 import { Spinner } from '@/components/spinner';
 import { useHttp } from '@/lib/http';
 import { useAppStore } from '@/lib/state/app-store';
-import { newsletterQuery, privacyKeys, updateNewsletter } from '../api/newsletter-queries';
+import { newsletterQuery, updateNewsletter } from '../api/newsletter-queries';
+import { privacyKeys } from '../api/query-keys';
 import './privacy.css';
 
 /** The newsletter agreement as a switch (saved at once, optimistic, rolled back on failure) and its history. */

@@ -1,7 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { apiPaths, type MetaDataList, type MetaResponse } from '@roadpass/contracts';
 import type { HttpClient } from '@/lib/http';
-import { profileKeys } from './profile-keys';
+import { profileKeys } from './query-keys';
 
 /** GET personaldata/own/meta/{country}[/{province}]: the rules of an address there. */
 export const addressRulesQuery = (http: HttpClient, country: string, province: string | null) =>

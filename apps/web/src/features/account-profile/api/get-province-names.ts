@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import { profileKeys } from './profile-keys';
+import { profileKeys } from './query-keys';
 
 /** Province names per country and code, e.g. ES → 28 → "Madrid". */
 export type ProvinceNames = Record<string, Record<string, string>>;

@@ -32,7 +32,7 @@ import { isOfflineError, useHttp } from '@/lib/http';
 import { countryName } from '@/lib/i18n/locale';
 import { keptTogether, usePhoneFormat } from '@/lib/phone/use-phone-format';
 import { provinceNamesQuery } from '../api/get-province-names';
-import { profileKeys } from '../api/profile-keys';
+import { profileKeys } from '../api/query-keys';
 import { updatePersonalData } from '../api/update-personal-data';
 import { MobileNumber, ReadonlyValue } from './profile-values-view';
 import { sections, type FieldSpec } from './profile-sections';

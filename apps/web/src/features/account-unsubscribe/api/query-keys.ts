@@ -1,5 +1,5 @@
 /** The unsubscribe page's query keys, written once. */
 export const unsubscribeKeys = {
-  all: ['unsubscribe'] as const,
+  all: ['account', 'unsubscribe'] as const,
   lookup: (token: string) => [...unsubscribeKeys.all, 'lookup', token] as const,
 };
