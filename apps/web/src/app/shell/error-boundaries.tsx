@@ -20,6 +20,9 @@ interface RouteBoundaryState {
   chunkFailed: boolean;
 }
 
+/** Fetches of a page's code after the connection came back, before Retry is the customer's. */
+const ONLINE_RETRIES = 3;
+
 /**
  * Around the routes: a page that throws while rendering, or whose lazy chunk cannot be loaded, raises
  * the shell's error page and banner (docs/product/addresses-and-routes.md#screens-and-routes, docs/product/states.md#states-and-transitions) instead of leaving a blank page. Retry reloads the
@@ -42,8 +45,18 @@ export class RouteErrorBoundary extends Component<RouteBoundaryProps, RouteBound
     this.setState({ failed: false, chunkFailed: false });
   };
 
+  /**
+   * Tries left after the connection came back: the first fetch can still fail while the network comes
+   * up (seen in Chromium right after `online`), so a page whose code fails again then is fetched once
+   * more after 0.5, 1 and 2 s before the error page waits for the customer's Retry.
+   */
+  private onlineRetriesLeft = 0;
+  private onlineRetryTimer: number | undefined;
+
   private readonly retryWhenOnline = () => {
-    if (this.state.chunkFailed) this.retry();
+    if (!this.state.chunkFailed) return;
+    this.onlineRetriesLeft = ONLINE_RETRIES;
+    this.retry();
   };
 
   override componentDidMount(): void {
@@ -58,6 +71,7 @@ export class RouteErrorBoundary extends Component<RouteBoundaryProps, RouteBound
   }
 
   override componentWillUnmount(): void {
+    window.clearTimeout(this.onlineRetryTimer);
     window.removeEventListener('online', this.retryWhenOnline);
     this.unsubscribe?.();
     offerRetryInPlace(null);
@@ -68,9 +82,20 @@ export class RouteErrorBoundary extends Component<RouteBoundaryProps, RouteBound
     this.props.onFailed?.(this.props.resetKey);
     offerRetryInPlace(isChunkLoadError(error) ? this.retry : null);
     useAppStore.getState().setError(true);
+    if (isChunkLoadError(error) && this.onlineRetriesLeft > 0 && navigator.onLine) {
+      const attempt = ONLINE_RETRIES - this.onlineRetriesLeft;
+      this.onlineRetriesLeft -= 1;
+      window.clearTimeout(this.onlineRetryTimer);
+      this.onlineRetryTimer = window.setTimeout(this.retryWhenStillFailed, 500 * 2 ** attempt);
+    }
   }
 
+  private readonly retryWhenStillFailed = () => {
+    if (this.state.chunkFailed) this.retry();
+  };
+
   override componentDidUpdate(previous: RouteBoundaryProps): void {
+    if (previous.resetKey !== this.props.resetKey) this.onlineRetriesLeft = 0;
     if (previous.resetKey !== this.props.resetKey && this.state.failed) {
       offerRetryInPlace(null);
       retryFailedRoutes();
