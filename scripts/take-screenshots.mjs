@@ -13,6 +13,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium } from '@playwright/test';
+import { chromiumArgs, chromiumPath } from './chromium.mjs';
 import { spawnServer } from './spawn-server.mjs';
 import { waitFor } from './wait-for-url.mjs';
 
@@ -76,17 +77,8 @@ async function shoot(page, dir, name, size, address) {
 
 const server = spawnServer(port, { DATA_DIR: dataDir, DATABASE_URL: '' });
 const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-dev-shm-usage',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--no-first-run',
-    '--disable-quic',
-  ],
+  executablePath: chromiumPath,
+  args: [...chromiumArgs, '--disable-dev-shm-usage'],
 });
 
 try {

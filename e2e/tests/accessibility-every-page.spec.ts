@@ -5,24 +5,12 @@ import type { AxeResults } from 'axe-core';
 import { languages, legalEntityByCountry } from '@roadpass/contracts';
 import { routes } from '../../apps/web/src/config/routes.js';
 import { applyTextSpacing, clippedTexts, scrollsSideways } from './reflow.js';
-import { exclusively, loyaltyProgramme, openLoyalty } from './support.js';
+import { exclusively, loyaltyProgramme, openLoyalty, readers } from './support.js';
 
 // Issue 10, the project's own checks: axe (WCAG 2.2 AA) and reflow at 320 px on every page of the app
 // in all eight languages. The pages come from the app's route table (apps/web/src/config/routes.ts), so a page
 // added there is checked without anyone listing it here; a route whose address needs a value this
 // file cannot make up fails the check until one is added below.
-
-/** Who reads each language: a demo customer of a country that speaks it (docs/product/demo-data.md#demo-customers). */
-const readers: Record<string, { email: string; country: string }> = {
-  nl: { email: 'demo.nl@example.com', country: 'NL' },
-  de: { email: 'demo.de@example.com', country: 'DE' },
-  fr: { email: 'demo.fr@example.com', country: 'FR' },
-  it: { email: 'demo.it@example.com', country: 'IT' },
-  es: { email: 'demo.es@example.com', country: 'ES' },
-  hu: { email: 'demo.hu@example.com', country: 'HU' },
-  da: { email: 'demo.dk@example.com', country: 'DK' },
-  en: { email: 'demo.at@example.com', country: 'AT' },
-};
 
 /** Routes that are not pages a customer reads: the sign-in callback and the root that redirects. */
 const notPages = new Set(['authCallback', 'root']);

@@ -1,21 +1,17 @@
 import { expect, test, type Page } from '@playwright/test';
 import { apiPaths, languages } from '@roadpass/contracts';
 import { focusRingContrasts } from './contrast.js';
-import { exclusively, injectFault, loyaltyUrl, openLoyalty, openSignedIn, texts } from './support.js';
+import {
+  exclusively,
+  injectFault,
+  loyaltyUrl,
+  openLoyalty,
+  openSignedIn,
+  texts,
+  readers,
+} from './support.js';
 
 // Issue 17: the frame around every page (top bar, skip link, toasts) in every language and size.
-
-/** Who reads each language: a demo customer of a country that speaks it. */
-const readers: Record<string, { email: string; country: string }> = {
-  nl: { email: 'demo.nl@example.com', country: 'NL' },
-  de: { email: 'demo.de@example.com', country: 'DE' },
-  fr: { email: 'demo.fr@example.com', country: 'FR' },
-  it: { email: 'demo.it@example.com', country: 'IT' },
-  es: { email: 'demo.es@example.com', country: 'ES' },
-  hu: { email: 'demo.hu@example.com', country: 'HU' },
-  da: { email: 'demo.dk@example.com', country: 'DK' },
-  en: { email: 'demo.at@example.com', country: 'AT' },
-};
 
 /** The top bar's rows: how many distinct lines its brand and controls sit on, and its height. */
 async function topBarRows(page: Page): Promise<{ rows: number; height: number }> {

@@ -266,3 +266,15 @@ export async function exclusively<T>(name: string, work: () => Promise<T>): Prom
     rmSync(lock, { recursive: true, force: true });
   }
 }
+
+/** Who reads each language: a demo customer of a country that speaks it (docs/product/demo-data.md). */
+export const readers: Record<string, { email: string; country: string }> = {
+  nl: { email: 'demo.nl@example.com', country: 'NL' },
+  de: { email: 'demo.de@example.com', country: 'DE' },
+  fr: { email: 'demo.fr@example.com', country: 'FR' },
+  it: { email: 'demo.it@example.com', country: 'IT' },
+  es: { email: 'demo.es@example.com', country: 'ES' },
+  hu: { email: 'demo.hu@example.com', country: 'HU' },
+  da: { email: 'demo.dk@example.com', country: 'DK' },
+  en: { email: 'demo.at@example.com', country: 'AT' },
+};
