@@ -45,6 +45,8 @@ export interface AppConfig {
   accessTokenTtlSeconds: number;
   refreshTokenTtlSeconds: number;
   sessionTtlSeconds: number;
+  /** Step-up: a sensitive change needs a sign-in within these seconds (docs/product/security.md#step-up). */
+  recentSignInSeconds: number;
   bodyLimitBytes: number;
   /** Behind a load balancer: take the client address from X-Forwarded-For (login throttling per IP). */
   trustProxy: boolean;
@@ -291,6 +293,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     accessTokenTtlSeconds: settings.ACCESS_TOKEN_TTL_SECONDS,
     refreshTokenTtlSeconds: settings.REFRESH_TOKEN_TTL_SECONDS,
     sessionTtlSeconds: settings.SESSION_TTL_SECONDS,
+    recentSignInSeconds: settings.RECENT_SIGN_IN_SECONDS,
     bodyLimitBytes: settings.BODY_LIMIT_BYTES,
     // One Node process keeps about 20 queries busy at most before its own CPU is the limit; PostgreSQL's
     // default max_connections (100) then leaves room for 4 instances plus tools.

@@ -20,3 +20,4 @@ export * from './phone-input.js';
 export * from './phone-format.js';
 export * from './dev-outbox.js';
 export * from './error-reports.js';
+export * from './security.js';

@@ -170,6 +170,15 @@ export interface ErrorReportTable {
   forward_status: string | null;
 }
 
+/** docs/product/security.md#security-activity */
+export interface SecurityEventTable {
+  id: Generated<string>;
+  customer_id: string;
+  kind: string;
+  occurred_at: Generated<Date>;
+  details: Generated<Record<string, unknown>>;
+}
+
 export interface Database extends LoyaltyTables {
   legal_entities: LegalEntityTable;
   customers: CustomerTable;
@@ -186,6 +195,7 @@ export interface Database extends LoyaltyTables {
   unsubscribe_tokens: UnsubscribeTokenTable;
   payment_profiles: PaymentProfileTable;
   error_reports: ErrorReportTable;
+  security_events: SecurityEventTable;
 }
 
 export type CustomerRow = Selectable<CustomerTable>;

@@ -235,8 +235,13 @@ export function createProvider(deps: ProviderDependencies): Provider {
       const customer = known ? undefined : await customers.findById(token.accountId);
       const legalEntity = known ? (account.legalEntityId as number) : customer?.legal_entity_id;
       const language = known ? (account.language as string | undefined) : customer?.language;
+      // The sign-in time of the code or refresh token being exchanged: the API's step-up reads it
+      // (docs/product/security.md#step-up).
+      const entities = ctx?.oidc?.entities;
+      const authTime = entities?.AuthorizationCode?.authTime ?? entities?.RefreshToken?.authTime;
       return {
         sid: token.sid,
+        ...(typeof authTime === 'number' ? { auth_time: authTime } : {}),
         azp: token.clientId,
         realm_access: { roles: [] },
         resource_access: {},
