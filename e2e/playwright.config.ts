@@ -42,8 +42,6 @@ const screenIndependent = [
   '**/dev-outbox.spec.ts',
   '**/keyboard-journey.spec.ts',
   '**/loyalty-entry.spec.ts',
-  // Languages, not layout: every account page is checked at both sizes by accessibility-every-page.
-  '**/account-languages.spec.ts',
 ];
 /** The native apps' webview is a phone's: run at phone size only. */
 const phoneOnly = ['**/webview.spec.ts'];
