@@ -45,6 +45,18 @@ const screenIndependent = [
 ];
 /** The native apps' webview is a phone's: run at phone size only. */
 const phoneOnly = ['**/webview.spec.ts'];
+/**
+ * Flows whose steps and answers do not change with the screen (a password changed, a link from an
+ * e-mail, the network lost, the feedback form): run once, at phone size, where most
+ * customers use them. Their pages' layout at both sizes, in every language, is the every-page spec's
+ * (axe, reflow, text spacing) and frame-layout's; decision 0003, issue 17 #31.
+ */
+const flowsAtPhoneSize = [
+  '**/account-password.spec.ts',
+  '**/email-links-language.spec.ts',
+  '**/network-loss.spec.ts',
+  '**/feedback-dialog.spec.ts',
+];
 
 export default defineConfig({
   testDir: './tests',
@@ -95,7 +107,7 @@ export default defineConfig({
     {
       name: 'desktop',
       use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 } },
-      testIgnore: phoneOnly,
+      testIgnore: [...phoneOnly, ...flowsAtPhoneSize],
     },
   ],
   // The real server, built, on a free port with a fresh embedded database; short-lived access tokens

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Runs every check and test suite of the repository and ends with one line: "N passed, N failed".
-// Order: build (the browser tests run the built app), lint and types, unit and server suites
+// Order: build (the browser tests run the built app), lint and types (side by side), unit and server suites
 // (Vitest), browser suite (Playwright). Exits non-zero when anything failed.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 
@@ -40,6 +40,34 @@ function run(title, command, args, env = {}) {
 
 function step(title, command, args) {
   if (!run(title, command, args)) failedSteps += 1;
+}
+
+/**
+ * Checks that are one process each (ESLint, tsc) run side by side, one per core; each one's output is
+ * printed whole when it ends, so the log reads as if they ran one after the other.
+ */
+async function stepsSideBySide(steps) {
+  const outcomes = await Promise.all(
+    steps.map(
+      ([title, command, args]) =>
+        new Promise((resolve) => {
+          const started = Date.now();
+          const child = spawn(command, args, { cwd: root, env: process.env });
+          let output = '';
+          child.stdout.on('data', (chunk) => (output += chunk));
+          child.stderr.on('data', (chunk) => (output += chunk));
+          child.on('close', (status, signal) => {
+            const seconds = ((Date.now() - started) / 1000).toFixed(1);
+            console.log(`\n=== ${title}: ${command} ${args.join(' ')}\n${output.trimEnd()}`);
+            console.log(
+              `=== ${title}: ${status === 0 ? 'ok' : `FAILED (exit ${status ?? signal})`} in ${seconds} s`,
+            );
+            resolve(status === 0);
+          });
+        }),
+    ),
+  );
+  failedSteps += outcomes.filter((ok) => !ok).length;
 }
 
 function vitestSuite(name, dir) {
@@ -83,8 +111,10 @@ function playwrightSuite() {
 }
 
 step('build', 'npm', ['run', 'build']);
-step('lint', 'npm', ['run', 'lint']);
-step('typecheck', 'npm', ['run', 'typecheck']);
+await stepsSideBySide([
+  ['lint', 'npm', ['run', 'lint']],
+  ['typecheck', 'npm', ['run', 'typecheck']],
+]);
 vitestSuite('contracts', 'packages/contracts');
 vitestSuite('server', 'apps/server');
 vitestSuite('web', 'apps/web');
