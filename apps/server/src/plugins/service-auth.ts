@@ -51,7 +51,11 @@ export function serviceTokenCheck(app: FastifyInstance, options: ServiceTokenChe
         'www-authenticate',
         bearerChallenge(
           error
-            ? { error, description: message, ...(error === 'insufficient_scope' ? { scope: options.scope } : {}) }
+            ? {
+                error,
+                description: message,
+                ...(error === 'insufficient_scope' ? { scope: options.scope } : {}),
+              }
             : {},
         ),
       );
