@@ -7,6 +7,14 @@ import type { Db } from '../db/database.js';
 import type { CustomerRepository } from '../modules/customers/index.js';
 import { getOrCreateSecret, randomSecret } from '../lib/app-secrets.js';
 import { serviceClientSecret } from '../modules/loyalty/index.js';
+import {
+  allowAppOriginRedirects,
+  createRefreshTokenCodec,
+  keycloakTokenResponse,
+  unwrapRefreshTokenInBody,
+} from './keycloak-protocol.js';
+import { registerKeycloakRoutes } from './keycloak-routes.js';
+import { sessionStatusCookie, sessionStatusPathList } from './keycloak-session-status.js';
 import { createKyselyAdapterFactory } from './kysely-adapter.js';
 import { loginCssVersion } from './login-css.js';
 import { registerLoginRoutes } from './login-routes.js';
@@ -19,7 +27,10 @@ import {
   loadPublicJwks,
   loadSigningKeys,
 } from './provider-keys.js';
-import { issuerOf, providerPathPrefixes, REALM_PATH, STYLESHEET_PATH } from './realm.js';
+import { issuerOf, protocolRoutes, providerPathPrefixes, REALM_PATH, STYLESHEET_PATH } from './realm.js';
+
+/** Secret of the refresh tokens' JWT wrapping (HS512, Keycloak's shape), shared by every instance. */
+const REFRESH_TOKEN_KEY_SECRET = 'oidc-refresh-token-key';
 
 export interface IdentityProvider {
   /** The issuer of the realm: `${publicUrl}/auth/realms/customer`. */
@@ -49,10 +60,11 @@ export interface IdentityProviderOptions {
 export default fp<IdentityProviderOptions>(
   async (app, { config, db, customers }) => {
     const texts = await loadLoginTexts(config.contentDir);
-    const [signingKeys, cookieKeys, loyaltyClientSecret] = await Promise.all([
+    const [signingKeys, cookieKeys, loyaltyClientSecret, refreshTokenKey] = await Promise.all([
       loadSigningKeys(db),
       loadCookieKeys(db),
       serviceClientSecret(db, config),
+      getOrCreateSecret(db, REFRESH_TOKEN_KEY_SECRET, () => randomSecret(64)),
     ]);
     const stylesheetUrl = `${STYLESHEET_PATH}?v=${loginCssVersion}`;
     const log = app.log.child({ module: 'identity-provider' });
@@ -82,13 +94,44 @@ export default fp<IdentityProviderOptions>(
     };
     provider.proxy = true;
 
+    // What a Keycloak client expects of the realm (docs/keycloak-clients.md).
+    const refreshTokens = createRefreshTokenCodec(refreshTokenKey, issuerOf(config.publicUrl));
+    provider.use(keycloakTokenResponse(refreshTokens, protocolRoutes.token));
+    provider.use(
+      sessionStatusCookie({
+        secure: config.publicUrl.startsWith('https:'),
+        maxAgeSeconds: config.sessionTtlSeconds,
+      }),
+    );
+    allowAppOriginRedirects(provider, config.oidcClientId, config.publicUrl);
+
     const handle = provider.callback();
     if (!app.hasPlugin('@fastify/middie')) await app.register(middie);
+    /** Paths under the provider's prefixes that Fastify answers (keycloak-routes.ts). */
+    const ours = new Set([
+      protocolRoutes.userinfo,
+      '/.well-known/oauth-authorization-server',
+      ...sessionStatusPathList.map((p) => p.slice(REALM_PATH.length)),
+    ]);
     app.use(REALM_PATH, (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => {
       const path = (req.url ?? '/').split('?')[0] ?? '/';
-      if (!providerPathPrefixes.some((prefix) => path.startsWith(prefix))) return next();
+      if (!providerPathPrefixes.some((prefix) => path.startsWith(prefix)) || ours.has(path)) return next();
       canonicalise(req);
-      void handle(req, res);
+      unwrapRefreshTokenInBody(req, path, refreshTokens).then(
+        () => handle(req, res),
+        (err: unknown) => next(err),
+      );
+    });
+    await registerKeycloakRoutes(app, {
+      config,
+      customers,
+      forwardToProvider: (req, res, providerPath) => {
+        // As middie hands it over: the realm's path stripped (the provider reads its mount from originalUrl).
+        (req as IncomingMessage & { originalUrl?: string }).originalUrl = `${REALM_PATH}${providerPath}`;
+        req.url = providerPath;
+        canonicalise(req);
+        void handle(req, res);
+      },
     });
 
     await registerLoginRoutes(app, {

@@ -92,14 +92,17 @@ describe('sign-in', () => {
     expect(typeof payload.sid).toBe('string');
     expect(payload.exp! - payload.iat!).toBe(t.config.accessTokenTtlSeconds);
     expect(tokens.expiresIn).toBe(t.config.accessTokenTtlSeconds);
-    expect(tokens.refreshToken).toMatch(/^[\w-]{20,}$/);
+    // Keycloak's shape: a JWT wrapping the provider's opaque refresh token (docs/keycloak-clients.md).
+    const wrapped = decodeJwt(tokens.refreshToken);
+    expect(wrapped.typ).toBe('Refresh');
+    expect(wrapped.rt).toMatch(/^[\w-]{20,}$/);
 
     // The refresh token is stored (under its kind) and lives for the configured time.
     const stored = await t.db
       .selectFrom('oidc_model_instances')
       .select(['expires_at', 'grant_id'])
       .where('kind', '=', 'RefreshToken')
-      .where('id', '=', tokens.refreshToken)
+      .where('id', '=', String(wrapped.rt))
       .executeTakeFirstOrThrow();
     const lifetime = (stored.expires_at!.getTime() - Date.now()) / 1000;
     expect(lifetime).toBeGreaterThan(t.config.refreshTokenTtlSeconds - 60);
@@ -107,7 +110,7 @@ describe('sign-in', () => {
     expect(stored.grant_id).toBeTruthy();
   });
 
-  it('puts the profile in the ID token (the access token is bound to the API, not userinfo)', async () => {
+  it('puts the profile in the ID token and answers UserInfo for the access token', async () => {
     const tokens = await signIn(t.app, DEMO_DE);
     const idToken = decodeJwt(tokens.idToken);
     expect(idToken).toMatchObject({
@@ -123,7 +126,8 @@ describe('sign-in', () => {
       url: `${REALM}/protocol/openid-connect/userinfo`,
       headers: { authorization: `Bearer ${tokens.accessToken}` },
     });
-    expect(userinfo.statusCode).toBe(401);
+    expect(userinfo.statusCode).toBe(200);
+    expect(userinfo.json()).toMatchObject({ sub: idToken.sub, email: DEMO_DE.email, name: 'Dora Demo' });
   });
 
   it('reuses the session: a second authorization needs no password and no consent screen', async () => {

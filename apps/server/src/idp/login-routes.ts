@@ -222,7 +222,8 @@ export async function registerLoginRoutes(app: FastifyInstance, deps: LoginRoute
       const returnTo = await provider.interactionResult(
         request.raw,
         reply.raw,
-        { login: { accountId: customer.id, amr: ['pwd'], remember: true } },
+        // acr "1": Keycloak's level of a sign-in with a password (docs/keycloak-clients.md#tokens).
+        { login: { accountId: customer.id, acr: '1', amr: ['pwd'], remember: true } },
         { mergeWithLastSubmission: false },
       );
       return reply.header('cache-control', 'no-store').redirect(returnTo, 303);

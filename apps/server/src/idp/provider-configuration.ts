@@ -47,6 +47,47 @@ export interface ProviderDependencies {
 const epochNow = () => Math.floor(Date.now() / 1000);
 
 /**
+ * Claims Keycloak puts in its ID token that oidc-provider does not: `typ`, `acr` ("1", a sign-in with a password), `azp` and `session_state`
+ * (Keycloak's name for `sid`), listed under the openid scope (docs/keycloak-clients.md#tokens).
+ */
+function keycloakIdTokenClaims(
+  ctx: KoaContextWithOIDC,
+  token: { kind: string; sid?: string | undefined } | undefined,
+): Record<string, unknown> {
+  const sid =
+    token?.sid ?? (ctx.oidc?.client ? ctx.oidc.session?.sidFor(ctx.oidc.client.clientId) : undefined);
+  return {
+    typ: 'ID',
+    acr: '1',
+    ...(ctx.oidc?.client ? { azp: ctx.oidc.client.clientId } : {}),
+    ...(sid ? { session_state: sid } : {}),
+  };
+}
+
+/**
+ * Claims Keycloak puts in a customer's access token besides the registered ones: `typ`, `acr`,
+ * `session_state`, `allowed-origins` and the profile and e-mail claims of the token's scopes.
+ */
+function keycloakAccessTokenClaims(
+  token: { sid?: string | undefined; scope?: string | undefined },
+  profile: Record<string, unknown> | undefined,
+  appOrigin: string,
+): Record<string, unknown> {
+  const scopes = new Set((token.scope ?? '').split(' '));
+  const pick = (names: string[]) =>
+    Object.fromEntries(names.filter((n) => profile?.[n] !== undefined).map((n) => [n, profile![n]]));
+  return {
+    typ: 'Bearer',
+    // Keycloak's level of a sign-in with a password.
+    acr: '1',
+    ...(token.sid ? { session_state: token.sid } : {}),
+    'allowed-origins': [appOrigin],
+    ...(scopes.has('profile') ? pick(['name', 'given_name', 'family_name', 'preferred_username']) : {}),
+    ...(scopes.has('email') ? pick(['email', 'email_verified']) : {}),
+  };
+}
+
+/**
  * The oidc-provider instance of the customer realm. Every choice here is one the product needs:
  * one public first-party client with PKCE, JWT access tokens for the customer API (resource
  * indicators with a default resource), rotating refresh tokens, own pages, database storage.
@@ -59,6 +100,9 @@ export function createProvider(deps: ProviderDependencies): Provider {
   const appUrl = `${config.publicUrl}/`;
   const secure = config.publicUrl.startsWith('https:');
   const firstPartyClients = new Set([config.oidcClientId]);
+  const appOrigin = new URL(config.publicUrl).origin;
+  /** The customer API as an RFC 9728 resource (its metadata names this URL); tokens carry `audience`. */
+  const apiResourceUrl = `${config.publicUrl}/api`;
 
   const pageFor = (ctx: KoaContextWithOIDC): PageContext => {
     const lang = negotiateLanguage(
@@ -180,14 +224,17 @@ export function createProvider(deps: ProviderDependencies): Provider {
     allowOmittingSingleRegisteredRedirectUri: false,
     // Listing the service scope makes the provider enforce each client's allowed scopes for it.
     scopes: ['openid', 'offline_access', 'profile', 'email', LOYALTY_EVENTS_SCOPE],
+    // Keycloak's authentication level "1": a sign-in with a password (login-routes.ts sets it).
+    acrValues: ['1'],
     claims: {
       acr: null,
       sid: null,
       auth_time: null,
       iss: null,
-      openid: ['sub'],
+      // Keycloak's ID token carries typ, azp and session_state (= sid) too (docs/keycloak-clients.md).
+      openid: ['sub', 'typ', 'azp', 'session_state', 'acr'],
       profile: ['name', 'given_name', 'family_name', 'middle_name', 'preferred_username', 'locale'],
-      email: ['email'],
+      email: ['email', 'email_verified'],
     },
     // The access token is bound to the customer API, so userinfo refuses it: profile claims travel in
     // the ID token instead.
@@ -215,6 +262,7 @@ export function createProvider(deps: ProviderDependencies): Provider {
         legalEntityId: customer.legal_entity_id,
         language: customer.language,
         claims: () => ({
+          ...keycloakIdTokenClaims(ctx, token),
           sub: customer.id,
           name: [customer.first_name, customer.middle_name, customer.last_name].filter(Boolean).join(' '),
           given_name: customer.first_name,
@@ -222,6 +270,9 @@ export function createProvider(deps: ProviderDependencies): Provider {
           ...(customer.middle_name ? { middle_name: customer.middle_name } : {}),
           preferred_username: customer.email,
           email: customer.email,
+          // The account's address is always a confirmed one: a new address replaces it only through
+          // its confirmation link (docs/product/account.md).
+          email_verified: true,
           locale: customer.language.replace('_', '-'),
         }),
       };
@@ -239,10 +290,14 @@ export function createProvider(deps: ProviderDependencies): Provider {
       // (docs/product/security.md#step-up).
       const entities = ctx?.oidc?.entities;
       const authTime = entities?.AuthorizationCode?.authTime ?? entities?.RefreshToken?.authTime;
+      const profile = known
+        ? ((await account.claims('userinfo', token.scope ?? '', {}, [])) as Record<string, unknown>)
+        : undefined;
       return {
         sid: token.sid,
         ...(typeof authTime === 'number' ? { auth_time: authTime } : {}),
         azp: token.clientId,
+        ...keycloakAccessTokenClaims(token, profile, appOrigin),
         realm_access: { roles: [] },
         resource_access: {},
         ...(legalEntity === undefined ? {} : { legal_entity: legalEntity }),
@@ -317,6 +372,12 @@ export function createProvider(deps: ProviderDependencies): Provider {
       pushedAuthorizationRequests: { enabled: false },
       userinfo: { enabled: true },
       clientCredentials: { enabled: true },
+      // RFC 7662 for confidential clients such as the rental system (decision 0008); a public client
+      // (the portal) is refused.
+      introspection: {
+        enabled: true,
+        allowedPolicy: async (_ctx, client) => client.clientAuthMethod !== 'none',
+      },
       revocation: {
         enabled: true,
         allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId,
@@ -351,7 +412,10 @@ export function createProvider(deps: ProviderDependencies): Provider {
               jwt: { sign: { alg: SIGNING_ALG } },
             };
           }
-          if (resourceIndicator !== audience || isServiceClient(client.clientId)) {
+          if (
+            (resourceIndicator !== audience && resourceIndicator !== apiResourceUrl) ||
+            isServiceClient(client.clientId)
+          ) {
             throw new errors.InvalidTarget();
           }
           return {

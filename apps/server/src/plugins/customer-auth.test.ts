@@ -34,7 +34,9 @@ describe('bearer authentication of the API', () => {
   it('challenges a call without a token (RFC 6750), not cached', async () => {
     const res = await t.app.inject({ url: apiPaths.loginStatus });
     expect(res.statusCode).toBe(401);
-    expect(res.headers['www-authenticate']).toBe('Bearer realm="roadpass"');
+    expect(res.headers['www-authenticate']).toBe(
+      `Bearer realm="roadpass", resource_metadata="${t.config.publicUrl}/.well-known/oauth-protected-resource/api"`,
+    );
     expect(res.headers['cache-control']).toBe('no-store');
     expect(res.json()).toMatchObject({ status: 401, code: 'unauthorized' });
   });
@@ -47,8 +49,35 @@ describe('bearer authentication of the API', () => {
     });
     expect(res.statusCode).toBe(401);
     expect(res.headers['www-authenticate']).toBe(
-      'Bearer realm="roadpass", error="invalid_token", error_description="The access token is not valid for this service"',
+      `Bearer realm="roadpass", error="invalid_token", error_description="The access token is not valid for this service", resource_metadata="${t.config.publicUrl}/.well-known/oauth-protected-resource/api"`,
     );
+  });
+
+  it('takes the scheme in any case (RFC 9110 §11.1)', async () => {
+    for (const scheme of ['bearer', 'BEARER', 'bEaReR']) {
+      const res = await t.app.inject({
+        url: apiPaths.loginStatus,
+        headers: { authorization: `${scheme} ${accessToken}` },
+      });
+      expect(res.statusCode, scheme).toBe(200);
+    }
+  });
+
+  it('answers invalid_token for a malformed token, the challenge alone for another scheme', async () => {
+    const malformed = await t.app.inject({
+      url: apiPaths.loginStatus,
+      headers: { authorization: 'Bearer not-a-token' },
+    });
+    expect(malformed.statusCode).toBe(401);
+    expect(malformed.headers['www-authenticate']).toMatch(
+      /^Bearer realm="roadpass", error="invalid_token", error_description="The access token is malformed"/,
+    );
+    const basic = await t.app.inject({
+      url: apiPaths.loginStatus,
+      headers: { authorization: 'Basic dXNlcjpwYXNz' },
+    });
+    expect(basic.statusCode).toBe(401);
+    expect(basic.headers['www-authenticate']).not.toContain('error=');
   });
 });
 

@@ -3,6 +3,7 @@ import { errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
 import type { AppConfig } from '../config.js';
 import { ApiError } from '../lib/api-error.js';
 import { ACCESS_TOKEN_ALGORITHMS, accessTokenKeySource } from './access-token-keys.js';
+import { bearerChallenge, PROTECTED_RESOURCE_METADATA_PATH, readAuthorization } from './bearer-challenge.js';
 import { checkCustomerRateLimit } from './rate-limits.js';
 
 export interface CustomerIdentity {
@@ -24,8 +25,7 @@ declare module 'fastify' {
   }
 }
 
-/** The realm named in WWW-Authenticate challenges. */
-export const BEARER_REALM = 'roadpass';
+export { BEARER_REALM } from './bearer-challenge.js';
 
 /**
  * Access tokens verified before, kept until their `exp` (checked on every read against this server's
@@ -86,6 +86,7 @@ export default fp<{ config: AppConfig }>(
     const source = accessTokenKeySource(app, config);
     app.decorateRequest('customer', null);
     const cache = new VerifiedTokenCache();
+    const resourceMetadata = `${config.publicUrl}${PROTECTED_RESOURCE_METADATA_PATH}`;
 
     /**
      * The payload of a verified token. RS256 verification was about a quarter of a login-status
@@ -138,15 +139,22 @@ export default fp<{ config: AppConfig }>(
         request.customer = identityOf(known);
         return checkCustomerRateLimit(app.customerRateLimit, request, reply);
       }
-      const match = header && /^Bearer ([A-Za-z0-9\-_=]+\.[A-Za-z0-9\-_=]+\.[A-Za-z0-9\-_=]*)$/.exec(header);
-      if (!match) {
-        // RFC 6750 §3: a request without (usable) credentials gets the challenge alone.
-        reply.header('www-authenticate', `Bearer realm="${BEARER_REALM}"`);
-        throw ApiError.unauthorized();
+      const credentials = readAuthorization(header);
+      if (credentials.kind !== 'bearer') {
+        // RFC 6750 §3: a request without bearer credentials gets the challenge alone; a Bearer header
+        // whose token is not even a JWT's shape is an invalid token.
+        const description = credentials.kind === 'malformed' ? 'The access token is malformed' : undefined;
+        reply.header(
+          'www-authenticate',
+          bearerChallenge(
+            description ? { error: 'invalid_token', description, resourceMetadata } : { resourceMetadata },
+          ),
+        );
+        throw ApiError.unauthorized(description);
       }
       let payload: JWTPayload;
       try {
-        payload = await verified(match[1]!);
+        payload = await verified(credentials.token);
       } catch (error) {
         const description =
           error instanceof joseErrors.JWTExpired
@@ -154,7 +162,7 @@ export default fp<{ config: AppConfig }>(
             : 'The access token is not valid for this service';
         reply.header(
           'www-authenticate',
-          `Bearer realm="${BEARER_REALM}", error="invalid_token", error_description="${description}"`,
+          bearerChallenge({ error: 'invalid_token', description, resourceMetadata }),
         );
         throw ApiError.unauthorized(description);
       }

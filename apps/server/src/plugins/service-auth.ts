@@ -1,8 +1,9 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
 import type { AppConfig } from '../config.js';
 import { ApiError } from '../lib/api-error.js';
 import { ACCESS_TOKEN_ALGORITHMS, accessTokenKeySource } from './access-token-keys.js';
+import { bearerChallenge, readAuthorization, type BearerError } from './bearer-challenge.js';
 
 export interface ServiceClientIdentity {
   /** The OAuth client the token was issued to (client_id, azp or sub). */
@@ -30,8 +31,6 @@ export interface ServiceTokenCheckOptions {
   notConfiguredMessage: string;
 }
 
-const BEARER = /^Bearer ([A-Za-z0-9\-_=]+\.[A-Za-z0-9\-_=]+\.[A-Za-z0-9\-_=]*)$/;
-
 const audiencesOf = (payload: JWTPayload): string[] =>
   payload.aud === undefined ? [] : Array.isArray(payload.aud) ? payload.aud : [payload.aud];
 
@@ -45,33 +44,56 @@ export function serviceTokenCheck(app: FastifyInstance, options: ServiceTokenChe
   const source = accessTokenKeySource(app, options.config);
   const customerAudience = options.config.accessTokenAudience;
 
-  return async function checkServiceToken(request: FastifyRequest): Promise<void> {
-    if (!options.configured) throw ApiError.unauthorized(options.notConfiguredMessage);
-    const match = BEARER.exec(request.headers.authorization ?? '');
-    if (!match) throw ApiError.unauthorized('A bearer access token of a service client is required');
+  return async function checkServiceToken(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    /** A refusal with its RFC 6750 challenge (RFC 9110 §15.5.2 requires one on every 401). */
+    const refuse = (status: 401 | 403, message: string, error?: BearerError) => {
+      reply.header(
+        'www-authenticate',
+        bearerChallenge(
+          error
+            ? {
+                error,
+                description: message,
+                ...(error === 'insufficient_scope' ? { scope: options.scope } : {}),
+              }
+            : {},
+        ),
+      );
+      return status === 401 ? ApiError.unauthorized(message) : ApiError.forbidden(message);
+    };
+    if (!options.configured) throw refuse(401, options.notConfiguredMessage);
+    const credentials = readAuthorization(request.headers.authorization);
+    if (credentials.kind === 'none') {
+      throw refuse(401, 'A bearer access token of a service client is required');
+    }
+    if (credentials.kind === 'malformed') throw refuse(401, 'The access token is malformed', 'invalid_token');
     let payload: JWTPayload;
     try {
-      ({ payload } = await jwtVerify(match[1]!, source.keys, {
+      ({ payload } = await jwtVerify(credentials.token, source.keys, {
         issuer: source.issuer(),
         algorithms: ACCESS_TOKEN_ALGORITHMS,
         requiredClaims: ['exp', 'iat'],
       }));
     } catch (error) {
-      if (error instanceof joseErrors.JWTExpired) throw ApiError.unauthorized('The access token has expired');
-      throw ApiError.unauthorized('The access token is not valid for this service');
+      if (error instanceof joseErrors.JWTExpired) {
+        throw refuse(401, 'The access token has expired', 'invalid_token');
+      }
+      throw refuse(401, 'The access token is not valid for this service', 'invalid_token');
     }
     const audiences = audiencesOf(payload);
     if (!audiences.includes(options.audience)) {
       const isCustomerToken = customerAudience !== undefined && audiences.includes(customerAudience);
-      throw ApiError.forbidden(
+      throw refuse(
+        403,
         isCustomerToken
           ? 'A customer access token cannot be used here: this endpoint takes a service client token (OAuth client credentials)'
           : `The access token is not issued for ${options.audience}`,
+        'insufficient_scope',
       );
     }
     const scopes = typeof payload.scope === 'string' ? payload.scope.split(' ').filter(Boolean) : [];
     if (!scopes.includes(options.scope)) {
-      throw ApiError.forbidden(`The access token lacks the scope ${options.scope}`);
+      throw refuse(403, `The access token lacks the scope ${options.scope}`, 'insufficient_scope');
     }
     const clientId = [payload.client_id, payload.azp, payload.sub].find((v) => typeof v === 'string');
     request.serviceClient = { clientId: String(clientId ?? ''), scopes, claims: payload };

@@ -202,13 +202,22 @@ describe('POST /api/internal/loyalty/events', () => {
     const res = await send({ events: [rental(member.id, 'rental-4004')] }, accessToken);
     expect(res.statusCode).toBe(403);
     expect(res.json<ApiErrorBody>().message).toMatch(/customer access token/);
+    // RFC 6750 §3.1: the token is valid but not for this: insufficient_scope, naming the scope.
+    expect(res.headers['www-authenticate']).toMatch(
+      /^Bearer realm="roadpass", error="insufficient_scope", error_description="[^"]+", scope="loyalty:events"$/,
+    );
     expect((await service.tierDetails(member.id)).points).toBe(0);
   });
 
-  it('refuses a call without a valid token with 401', async () => {
-    expect((await send({ events: [] }, null)).statusCode).toBe(401);
-    expect((await send({ events: [] }, `${token.slice(0, -4)}AAAA`)).statusCode).toBe(401);
-    expect((await send({ events: [] }, 'not.a.token')).statusCode).toBe(401);
+  it('refuses a call without a valid token with 401 and a challenge (RFC 9110 §15.5.2)', async () => {
+    const none = await send({ events: [] }, null);
+    expect(none.statusCode).toBe(401);
+    expect(none.headers['www-authenticate']).toBe('Bearer realm="roadpass"');
+    for (const bad of [`${token.slice(0, -4)}AAAA`, 'not.a.token', 'not-a-token']) {
+      const res = await send({ events: [] }, bad);
+      expect(res.statusCode, bad).toBe(401);
+      expect(res.headers['www-authenticate'], bad).toMatch(/^Bearer realm="roadpass", error="invalid_token"/);
+    }
   });
 
   it.each([

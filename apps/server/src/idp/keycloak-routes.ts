@@ -1,0 +1,208 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
+import type { AppConfig } from '../config.js';
+import type { CustomerRepository } from '../modules/customers/index.js';
+import { ACCESS_TOKEN_ALGORITHMS, accessTokenKeySource } from '../plugins/access-token-keys.js';
+import {
+  bearerChallenge,
+  PROTECTED_RESOURCE_METADATA_PATH,
+  readAuthorization,
+} from '../plugins/bearer-challenge.js';
+import {
+  iframePage,
+  iframeScript,
+  sessionStatusPaths,
+  step1Page,
+  step1Script,
+  step2Page,
+  step2Script,
+} from './keycloak-session-status.js';
+import { issuerOf, protocolRoutes, REALM_PATH } from './realm.js';
+
+/**
+ * The realm's endpoints a Keycloak client calls that oidc-provider does not answer the way Keycloak
+ * does (docs/keycloak-clients.md): UserInfo for the customer's (JWT) access token, the account
+ * endpoint, the session-status iframe and the third-party-cookie check, the RFC 8414 metadata address
+ * and the customer API's protected-resource metadata (RFC 9728).
+ */
+export interface KeycloakRouteDependencies {
+  config: AppConfig;
+  customers: CustomerRepository;
+  /** Hands a raw request to the provider as if it had asked for `providerPath` (relative to the realm). */
+  forwardToProvider: (req: IncomingMessage, res: ServerResponse, providerPath: string) => void;
+}
+
+type Customer = NonNullable<Awaited<ReturnType<CustomerRepository['findById']>>>;
+
+/** The claims Keycloak's UserInfo gives for the scopes of the token (profile, email). */
+export function userInfoClaims(customer: Customer, scopes: Set<string>): Record<string, unknown> {
+  return {
+    sub: customer.id,
+    ...(scopes.has('email') ? { email_verified: true } : {}),
+    ...(scopes.has('profile')
+      ? {
+          name: [customer.first_name, customer.middle_name, customer.last_name].filter(Boolean).join(' '),
+          preferred_username: customer.email,
+          given_name: customer.first_name,
+          family_name: customer.last_name,
+          locale: customer.language.replace('_', '-'),
+        }
+      : {}),
+    ...(scopes.has('email') ? { email: customer.email } : {}),
+  };
+}
+
+export async function registerKeycloakRoutes(
+  app: FastifyInstance,
+  deps: KeycloakRouteDependencies,
+): Promise<void> {
+  const { config, customers } = deps;
+  const issuer = issuerOf(config.publicUrl);
+  const appOrigin = new URL(config.publicUrl).origin;
+  const source = accessTokenKeySource(app, config);
+
+  /** CORS for the app's origin (Keycloak's web origins of the client): keycloak-js calls these by fetch. */
+  const allowAppOrigin = (request: FastifyRequest, reply: FastifyReply) => {
+    if (request.headers.origin === appOrigin) {
+      reply.header('access-control-allow-origin', appOrigin).header('vary', 'Origin');
+    }
+  };
+  const preflight = async (request: FastifyRequest, reply: FastifyReply) => {
+    allowAppOrigin(request, reply);
+    return reply
+      .header('access-control-allow-methods', 'GET, POST')
+      .header('access-control-allow-headers', 'Authorization, Content-Type, Accept')
+      .header('access-control-max-age', '3600')
+      .status(204)
+      .send();
+  };
+
+  /**
+   * The customer behind an access token of this realm for the customer API (the same checks as the
+   * API's), or a 401 with its challenge.
+   */
+  async function customerOf(
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): Promise<{ customer: Customer; payload: JWTPayload } | undefined> {
+    const refuse = (error?: 'invalid_token', description?: string) => {
+      reply
+        .status(401)
+        .header('cache-control', 'no-store')
+        .header('www-authenticate', bearerChallenge(error ? { error, description } : {}));
+      return undefined;
+    };
+    const credentials = readAuthorization(request.headers.authorization);
+    if (credentials.kind === 'none') return refuse();
+    if (credentials.kind === 'malformed') return refuse('invalid_token', 'The access token is malformed');
+    let payload: JWTPayload;
+    try {
+      ({ payload } = await jwtVerify(credentials.token, source.keys, {
+        issuer: source.issuer(),
+        audience: config.accessTokenAudience,
+        algorithms: ACCESS_TOKEN_ALGORITHMS,
+        requiredClaims: ['sub', 'exp', 'iat'],
+      }));
+    } catch (error) {
+      return refuse(
+        'invalid_token',
+        error instanceof joseErrors.JWTExpired
+          ? 'The access token has expired'
+          : 'The access token is not valid',
+      );
+    }
+    const customer = await customers.findById(payload.sub!);
+    if (!customer) return refuse('invalid_token', 'The account of the access token no longer exists');
+    return { customer, payload };
+  }
+
+  const scopesOf = (payload: JWTPayload) =>
+    new Set(typeof payload.scope === 'string' ? payload.scope.split(' ') : []);
+
+  // UserInfo (OIDC Core §5.3) for the customer's access token, GET or POST like Keycloak's.
+  const userinfoPath = `${REALM_PATH}${protocolRoutes.userinfo}`;
+  const userinfo = async (request: FastifyRequest, reply: FastifyReply) => {
+    allowAppOrigin(request, reply);
+    const found = await customerOf(request, reply);
+    if (!found) return reply.send({ error: 'invalid_token' });
+    const scopes = scopesOf(found.payload);
+    if (!scopes.has('openid')) {
+      reply.header(
+        'www-authenticate',
+        bearerChallenge({ error: 'insufficient_scope', description: 'openid scope needed', scope: 'openid' }),
+      );
+      return reply.status(403).send({ error: 'insufficient_scope' });
+    }
+    return reply.header('cache-control', 'no-store').send(userInfoClaims(found.customer, scopes));
+  };
+  app.get(userinfoPath, userinfo);
+  app.post(userinfoPath, userinfo);
+  app.options(userinfoPath, preflight);
+
+  // The account endpoint: the profile as Keycloak's account REST API gives it to a bearer token; a
+  // browser sent here (keycloak-js accountManagement) goes to the app's account home.
+  const accountPath = `${REALM_PATH}/account`;
+  app.get(accountPath, async (request, reply) => {
+    allowAppOrigin(request, reply);
+    if (!request.headers.authorization) {
+      return reply.header('cache-control', 'no-store').redirect(`${config.publicUrl}/`, 302);
+    }
+    const found = await customerOf(request, reply);
+    if (!found) return reply.send({ error: 'invalid_token' });
+    const { customer } = found;
+    return reply.header('cache-control', 'no-store').send({
+      id: customer.id,
+      username: customer.email,
+      firstName: customer.first_name,
+      lastName: customer.last_name,
+      email: customer.email,
+      emailVerified: true,
+      attributes: { locale: [customer.language.replace('_', '-')] },
+    });
+  });
+  app.options(accountPath, preflight);
+
+  // The session-status iframe and the third-party-cookie check, framed by the app (same origin).
+  const html = (body: string) => async (_request: FastifyRequest, reply: FastifyReply) =>
+    reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(body);
+  const script = (body: string) => async (_request: FastifyRequest, reply: FastifyReply) =>
+    reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=300').send(body);
+  app.get(sessionStatusPaths.iframe, html(iframePage));
+  app.get(sessionStatusPaths.iframeScript, script(iframeScript));
+  app.get(sessionStatusPaths.step1, html(step1Page));
+  app.get(sessionStatusPaths.step1Script, script(step1Script));
+  app.get(sessionStatusPaths.step2, html(step2Page));
+  app.get(sessionStatusPaths.step2Script, script(step2Script));
+  // 204 when the client may check from that origin (Keycloak: the client's web origins).
+  app.get<{ Querystring: { client_id?: string; origin?: string } }>(
+    sessionStatusPaths.iframeInit,
+    async (request, reply) => {
+      const known = request.query.client_id === config.oidcClientId && request.query.origin === appOrigin;
+      return reply
+        .header('cache-control', 'no-store')
+        .status(known ? 204 : 403)
+        .send();
+    },
+  );
+
+  // RFC 8414 §3.1: the metadata at the path-inserted address (and at the realm, as Keycloak also
+  // serves it): the provider's discovery document.
+  const metadata = (request: FastifyRequest, reply: FastifyReply) => {
+    reply.hijack();
+    deps.forwardToProvider(request.raw, reply.raw, '/.well-known/openid-configuration');
+  };
+  app.get(`/.well-known/oauth-authorization-server${REALM_PATH}`, metadata);
+  app.get(`${REALM_PATH}/.well-known/oauth-authorization-server`, metadata);
+
+  // RFC 9728: the customer API names this realm as its authorization server.
+  app.get(PROTECTED_RESOURCE_METADATA_PATH, async (_request, reply) =>
+    reply.header('cache-control', 'public, max-age=3600').send({
+      resource: `${config.publicUrl}/api`,
+      authorization_servers: [issuer],
+      bearer_methods_supported: ['header'],
+      scopes_supported: ['openid', 'profile', 'email'],
+      resource_signing_alg_values_supported: ['RS256'],
+    }),
+  );
+}
