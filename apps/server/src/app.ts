@@ -36,6 +36,8 @@ import { mobileModule } from './modules/mobile/index.js';
 import { createNewsletterService, newsletterModule } from './modules/newsletter/index.js';
 import { paymentProfilesModule } from './modules/payment-profiles/index.js';
 import { runtimeConfigModule, runtimeConfigOf } from './modules/runtime-config/index.js';
+import { securityActivityModule } from './modules/security-activity/index.js';
+import { sessionsModule, sessionsPlugin } from './modules/sessions/index.js';
 import { webAppFileRoutes, webAppModule } from './modules/web-app/index.js';
 import { webviewHostModule } from './modules/webview-host/index.js';
 
@@ -137,6 +139,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   });
   // Each module seeds its own demo data (db/seed.ts calls them in order).
   if (config.seedDemoData) await seedDemoData(app.db, { loyaltyContent, newsletter });
+  // What every instance knows of ended sessions: customer-auth refuses their access tokens.
+  await app.register(sessionsPlugin, { config });
   if (!config.externalIssuer) await app.register(identityProviderPlugin, { config, db: app.db, customers });
   await app.register(customerAuth, { config });
   await app.register(antiForgery);
@@ -158,6 +162,11 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   await app.register(newsletterModule, { customers, newsletter });
   await app.register(paymentProfilesModule, { customers });
   await app.register(logoutModule, { embeddedProvider: !config.externalIssuer });
+  await app.register(sessionsModule, { embeddedProvider: !config.externalIssuer });
+  await app.register(securityActivityModule, {
+    retentionDays: config.securityActivityRetentionDays,
+    places: () => app.sessionState.places,
+  });
   await app.register(messagesModule, { config });
   await app.register(errorReportsModule, { config });
   app.get(apiPaths.openApiDocument, { config: { public: true }, schema: { hide: true } }, async () =>

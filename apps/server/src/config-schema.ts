@@ -125,7 +125,8 @@ const envSchema = Type.Object({
   REFRESH_TOKEN_TTL_SECONDS: integer(60, 30 * 86_400, 8 * 3600, { description: 'refresh token lifetime' }),
   SESSION_TTL_SECONDS: integer(60, 30 * 86_400, 8 * 3600, { description: 'sign-in session lifetime' }),
   RECENT_SIGN_IN_SECONDS: integer(60, 86_400, 600, {
-    description: 'how recent a sign-in must be for sensitive changes (e-mail, mobile, password, passkeys, data download, closing the account)',
+    description:
+      'how recent a sign-in must be for sensitive changes (e-mail, mobile, password, passkeys, data download, closing the account)',
   }),
   BODY_LIMIT_BYTES: integer(1024, 10 * 1024 * 1024, 64 * 1024, {
     description: 'largest accepted request body',
@@ -229,6 +230,19 @@ const envSchema = Type.Object({
       'x-allowed': 'an e-mail address or "Name <address>"',
     }),
   }),
+  SECURITY_ACTIVITY_RETENTION_DAYS: integer(1, 3650, 90, {
+    description: "days a customer's security activity (sign-ins, changes, ended sessions) is kept",
+  }),
+  GEOIP_DATABASE: Type.Optional(
+    Type.String({
+      minLength: 1,
+      ...annotate({
+        description:
+          'a GeoIP2/GeoLite2 City or Country database (.mmdb): sessions and sign-ins show the place; without it the shortened network address',
+        'x-allowed': 'a file path',
+      }),
+    }),
+  ),
   OUTBOX_RETENTION_DAYS: integer(1, 3650, 30, { description: 'days an e-mail or SMS stays in the outbox' }),
   MESSAGES_PURGE_INTERVAL_SECONDS: integer(0, 7 * 86_400, 3600, {
     description: 'how often old messages and expired links, PINs and tokens are deleted; `0` = never',

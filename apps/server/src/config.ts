@@ -85,6 +85,10 @@ export interface AppConfig {
   mailFrom: string;
   /** Days an outbox message is kept. */
   outboxRetentionDays: number;
+  /** Days a customer's security activity is kept (docs/product/security.md#security-activity). */
+  securityActivityRetentionDays: number;
+  /** A GeoIP .mmdb file: places of sessions and sign-ins (otherwise the shortened network address). */
+  geoipDatabase: string | undefined;
   /** How often each instance purges old messages and expired links, PINs and tokens; 0 = never. */
   messagesPurgeIntervalSeconds: number;
   /**
@@ -319,6 +323,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     smtpUrl: settings.SMTP_URL,
     mailFrom: settings.MAIL_FROM,
     outboxRetentionDays: settings.OUTBOX_RETENTION_DAYS,
+    securityActivityRetentionDays: settings.SECURITY_ACTIVITY_RETENTION_DAYS,
+    geoipDatabase: settings.GEOIP_DATABASE ? path.resolve(settings.GEOIP_DATABASE) : undefined,
     messagesPurgeIntervalSeconds: settings.MESSAGES_PURGE_INTERVAL_SECONDS,
     errorReportingDsn: settings.ERROR_REPORTING_DSN,
     errorReportingForwardDsn,

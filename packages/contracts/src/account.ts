@@ -103,6 +103,8 @@ export const PasswordUpdate = Type.Object(
   {
     password: Type.String({ maxLength: 1024, examples: ['Neues-Passwort-2026'] }),
     passwordOld: Type.String({ maxLength: 1024, examples: ['Demo-2026!'] }),
+    /** Also end every other session of the customer (docs/product/security.md#sessions); default true. */
+    signOutOtherDevices: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 );

@@ -8,6 +8,12 @@ export const apiPaths = {
     (province === undefined ? '' : `/${encodeURIComponent(province)}`),
   paymentProfiles: '/api/customer/cuda/customer/v2/responsive/paymentprofiles/all',
   password: '/api/customer/cuda/customer/password/own',
+  /** Not in the original spec: the customer's active sessions (GET), ending all others (DELETE). */
+  sessions: '/api/customer/cuda/customer/sessions/own',
+  /** Ends one of the customer's sessions. */
+  session: (sessionId: string) => `/api/customer/cuda/customer/sessions/own/${encodeURIComponent(sessionId)}`,
+  /** Not in the original spec: the customer's security activity, paged, newest first. */
+  securityActivity: '/api/customer/cuda/customer/security-activity/own',
   mobile: '/api/customer/cuda/customer/v2/mobile/own',
   newsletterLog: '/api/customer/cuda/customer/newsletter/own/log',
   newsletter: (id: string) => `/api/customer/cuda/customer/newsletter/own/${encodeURIComponent(id)}`,

@@ -21,6 +21,7 @@ export function listenForChanges(
   url: string,
   events: ChangeListenerEvents,
   retryMs = 500,
+  channel: string = CHANGE_CHANNEL,
 ): { ready: Promise<void>; close(): Promise<void> } {
   let client: pg.Client | undefined;
   let closing = false;
@@ -49,7 +50,7 @@ export function listenForChanges(
     current.on('end', () => lose(current, new Error('the change listener connection ended')));
     try {
       await current.connect();
-      await current.query(`LISTEN ${CHANGE_CHANNEL}`);
+      await current.query(`LISTEN ${channel}`);
     } catch (error) {
       lose(current, error);
       return;

@@ -58,6 +58,8 @@ export interface OidcModelInstanceTable {
   user_code: string | null;
   expires_at: Date | null;
   consumed_at: Date | null;
+  /** The customer the row belongs to (payload.accountId), indexed (migration 0012). */
+  account_id: string | null;
 }
 
 /** Failed sign-in attempts, per hashed e-mail and per hashed IP address, for throttling. */
@@ -179,6 +181,26 @@ export interface SecurityEventTable {
   details: Generated<Record<string, unknown>>;
 }
 
+/** A session that ended: its access tokens are refused until they would have expired anyway. */
+export interface EndedSessionTable {
+  sid: string;
+  customer_id: string;
+  reason: string;
+  ended_at: Generated<Date>;
+  expires_at: Date;
+}
+
+/** What the customer sees of a session (docs/product/security.md#sessions). */
+export interface SessionDeviceTable {
+  sid: string;
+  customer_id: string;
+  user_agent: Generated<string>;
+  address: Generated<string>;
+  signed_in_at: Generated<Date>;
+  last_active_at: Generated<Date>;
+  expires_at: Date;
+}
+
 export interface Database extends LoyaltyTables {
   legal_entities: LegalEntityTable;
   customers: CustomerTable;
@@ -196,6 +218,8 @@ export interface Database extends LoyaltyTables {
   payment_profiles: PaymentProfileTable;
   error_reports: ErrorReportTable;
   security_events: SecurityEventTable;
+  ended_sessions: EndedSessionTable;
+  session_devices: SessionDeviceTable;
 }
 
 export type CustomerRow = Selectable<CustomerTable>;

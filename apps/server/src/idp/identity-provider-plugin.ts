@@ -15,6 +15,8 @@ import {
 } from './keycloak-protocol.js';
 import { registerKeycloakRoutes } from './keycloak-routes.js';
 import { sessionStatusCookie, sessionStatusPathList } from './keycloak-session-status.js';
+import { recordSecurityEvent } from '../modules/security-activity/index.js';
+import { endSessions, recordSessionDevice } from '../modules/sessions/index.js';
 import { createKyselyAdapterFactory } from './kysely-adapter.js';
 import { loginCssVersion } from './login-css.js';
 import { registerLoginRoutes } from './login-routes.js';
@@ -69,12 +71,26 @@ export default fp<IdentityProviderOptions>(
     const stylesheetUrl = `${STYLESHEET_PATH}?v=${loginCssVersion}`;
     const log = app.log.child({ module: 'identity-provider' });
 
+    /**
+     * The provider ended tokens or a session itself (refresh-token or code reuse, revocation, its
+     * logout): those sessions end everywhere with their access tokens (docs/product/security.md#sessions).
+     */
+    const endRevoked = async (revoked: { sid: string; accountId: string }[], reason: string) => {
+      for (const { sid, accountId } of revoked)
+        await endSessions(db, accountId, { only: sid }, reason, { ownedBy: 'caller-knows' });
+    };
     const provider = createProvider({
       config,
       customers,
       adapter: createKyselyAdapterFactory(db, {
         onCleanupError: (err) => log.warn({ err }, 'could not delete expired identity provider rows'),
+        onTokensRevoked: endRevoked,
       }),
+      endSessionOf: (accountId, sids) =>
+        endRevoked(
+          sids.map((sid) => ({ sid, accountId })),
+          'signed_out',
+        ),
       signingKeys,
       cookieKeys,
       serviceClientSecret: loyaltyClientSecret,
@@ -146,6 +162,36 @@ export default fp<IdentityProviderOptions>(
       appUrl: `${config.publicUrl}/`,
       stylesheetUrl,
       canonicalise,
+      recordEvent: (customerId, kind, details) => recordSecurityEvent(db, customerId, kind, details),
+    });
+
+    // A session's device: recorded when its first tokens are issued, active again at each renewal.
+    // `ip` is Fastify's (trustProxy applies), set on the raw request by middie.
+    const sessionExpiry = () => new Date(Date.now() + config.sessionTtlSeconds * 1000);
+    provider.on('grant.success', (ctx) => {
+      const source = ctx.oidc.entities.AuthorizationCode ?? ctx.oidc.entities.RefreshToken;
+      const sid = source?.sid;
+      const accountId = source?.accountId;
+      if (typeof sid !== 'string' || typeof accountId !== 'string') return;
+      const raw = ctx.req as IncomingMessage & { ip?: string };
+      recordSessionDevice(db, {
+        sid,
+        customerId: accountId,
+        userAgent: ctx.get('user-agent'),
+        address: raw.ip ?? raw.socket.remoteAddress ?? '',
+        expiresAt: sessionExpiry(),
+      }).catch((err: unknown) => log.warn({ err }, 'could not record a session device'));
+    });
+    // The provider's own end of a session (its logout confirmation, another account signing in).
+    provider.on('session.destroyed', (session) => {
+      const sids = Object.values(session.authorizations ?? {}).flatMap((a) =>
+        typeof a.sid === 'string' ? [a.sid] : [],
+      );
+      if (session.accountId && sids.length)
+        endRevoked(
+          sids.map((sid) => ({ sid, accountId: session.accountId! })),
+          'signed_out',
+        ).catch((err: unknown) => log.error({ err }, 'could not end a destroyed session'));
     });
 
     app.decorate('identityProvider', {

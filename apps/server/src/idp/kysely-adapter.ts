@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import type { Db } from '../db/database.js';
 
@@ -13,7 +14,15 @@ const CLEANUP_INTERVAL_MS = 60_000;
  */
 export function createKyselyAdapterFactory(
   db: Db,
-  options: { onCleanupError?: (error: unknown) => void; now?: () => number } = {},
+  options: {
+    onCleanupError?: (error: unknown) => void;
+    now?: () => number;
+    /**
+     * The provider removed refresh tokens or codes (revocation, refresh-token or code reuse): the
+     * sessions they belonged to end, with their access tokens (docs/product/security.md#sessions).
+     */
+    onTokensRevoked?: (revoked: { sid: string; accountId: string }[], reason: string) => Promise<void>;
+  } = {},
 ): (kind: string) => Adapter {
   const now = options.now ?? Date.now;
   let lastCleanup = 0;
@@ -28,6 +37,15 @@ export function createKyselyAdapterFactory(
       options.onCleanupError?.(error);
     }
   }
+
+  /** Tokens that carry a session id: removing one ends its session (see onTokensRevoked). */
+  const sessionTokenKinds = new Set(['RefreshToken', 'AuthorizationCode']);
+  const ended = async (rows: { sid: unknown; account_id: string | null }[], reason: string) => {
+    const revoked = rows.flatMap((row) =>
+      typeof row.sid === 'string' && row.account_id ? [{ sid: row.sid, accountId: row.account_id }] : [],
+    );
+    if (revoked.length && options.onTokensRevoked) await options.onTokensRevoked(revoked, reason);
+  };
 
   return (kind: string): Adapter => {
     const notExpired = () => new Date(now());
@@ -54,6 +72,7 @@ export function createKyselyAdapterFactory(
           id,
           payload: JSON.stringify(payload),
           grant_id: typeof payload.grantId === 'string' ? payload.grantId : null,
+          account_id: typeof payload.accountId === 'string' ? payload.accountId : null,
           uid: typeof payload.uid === 'string' ? payload.uid : null,
           user_code: typeof payload.userCode === 'string' ? payload.userCode : null,
           expires_at: typeof expiresIn === 'number' ? new Date(now() + expiresIn * 1000) : null,
@@ -66,6 +85,7 @@ export function createKyselyAdapterFactory(
             oc.columns(['kind', 'id']).doUpdateSet({
               payload: values.payload,
               grant_id: values.grant_id,
+              account_id: values.account_id,
               uid: values.uid,
               user_code: values.user_code,
               expires_at: values.expires_at,
@@ -99,15 +119,23 @@ export function createKyselyAdapterFactory(
       },
 
       async destroy(id) {
-        await db.deleteFrom('oidc_model_instances').where('kind', '=', kind).where('id', '=', id).execute();
+        const rows = await db
+          .deleteFrom('oidc_model_instances')
+          .where('kind', '=', kind)
+          .where('id', '=', id)
+          .returning([sql<unknown>`payload->>'sid'`.as('sid'), 'account_id'])
+          .execute();
+        if (sessionTokenKinds.has(kind)) await ended(rows, 'token_revoked');
       },
 
       async revokeByGrantId(grantId) {
-        await db
+        const rows = await db
           .deleteFrom('oidc_model_instances')
           .where('kind', '=', kind)
           .where('grant_id', '=', grantId)
+          .returning([sql<unknown>`payload->>'sid'`.as('sid'), 'account_id'])
           .execute();
+        if (sessionTokenKinds.has(kind)) await ended(rows, 'grant_revoked');
       },
     };
   };

@@ -29,9 +29,25 @@ export interface LoginRouteDependencies {
   stylesheetUrl: string;
   /** Makes the raw request look the way the provider must see it (public origin and protocol). */
   canonicalise: (req: IncomingMessage) => void;
+  /**
+   * Records sign-ins and failed attempts in the customer's security activity
+   * (docs/product/security.md#security-activity).
+   */
+  recordEvent?: (
+    customerId: string,
+    kind: 'signed_in' | 'sign_in_failed',
+    details: { userAgent: string; address: string },
+  ) => Promise<void>;
 }
 
 const MAX_EMAIL_LENGTH = 254;
+
+/** The device of a sign-in attempt as the security activity keeps it. */
+const deviceOf = (request: { headers: Record<string, unknown>; ip: string }) => ({
+  userAgent:
+    typeof request.headers['user-agent'] === 'string' ? request.headers['user-agent'].slice(0, 512) : '',
+  address: request.ip,
+});
 
 interface LoginPageRoute {
   Params: { uid: string };
@@ -197,6 +213,12 @@ export async function registerLoginRoutes(app: FastifyInstance, deps: LoginRoute
         password.length <= 1024 ? await customers.verifyCredentials(email, password) : undefined;
       if (!customer) {
         await throttle.recordFailure(attempt);
+        // Only the account's owner ever sees this entry: the answer is the same either way.
+        const owner =
+          deps.recordEvent && email.length <= MAX_EMAIL_LENGTH
+            ? await customers.findByEmail(email)
+            : undefined;
+        if (owner) await deps.recordEvent!(owner.id, 'sign_in_failed', deviceOf(request));
         request.log.info('sign-in refused: wrong e-mail or password');
         const state = formState(action, shownEmail, {
           formError: page.texts.invalidCredentials,
@@ -206,6 +228,7 @@ export async function registerLoginRoutes(app: FastifyInstance, deps: LoginRoute
       }
 
       const device = await throttle.recordSuccess(attempt);
+      await deps.recordEvent?.(customer.id, 'signed_in', deviceOf(request));
       appendSetCookie(
         reply,
         `${DEVICE_COOKIE}=${device}; Path=${REALM_PATH}; Max-Age=${DEVICE_COOKIE_MAX_AGE_SECONDS}; HttpOnly; SameSite=Lax${deps.secureCookies ? '; Secure' : ''}`,

@@ -36,6 +36,8 @@ export interface ProviderDependencies {
   cookieKeys: string[];
   texts: LoginTexts;
   stylesheetUrl: string;
+  /** Ends a customer's sessions (by sid) everywhere: their access tokens are refused at once. */
+  endSessionOf?: (accountId: string, sids: string[]) => Promise<void>;
   log: FastifyBaseLogger;
   /**
    * Secret of the rental system's service client (client credentials, loyalty events); without one
@@ -191,6 +193,11 @@ export function createProvider(deps: ProviderDependencies): Provider {
       if (grantId && !persistsLogout) await revokeGrant(provider, grantId);
     }
     const account = await customers.findById(session.accountId);
+    // Its access tokens are refused from now on, on every instance (before the redirect answers).
+    const sids = authorizations.flatMap((a) =>
+      typeof (a as { sid?: unknown }).sid === 'string' ? [(a as { sid: string }).sid] : [],
+    );
+    if (deps.endSessionOf && sids.length) await deps.endSessionOf(session.accountId, sids);
     await session.destroy();
     ctx.cookies.set(provider.cookieName('session'), null, longCookie);
     // The sign-in page the app shows next speaks the language the customer had when signing out

@@ -1,3 +1,4 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import { errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
 import type { AppConfig } from '../config.js';
@@ -78,6 +79,35 @@ interface RemembersToken {
 }
 
 /**
+ * Refuses the access token of a session that has ended (docs/product/security.md#sessions): signed
+ * out, signed out elsewhere, password changed, a refresh token reused, revoked… Checked in memory on
+ * every request (decision 0031); the `sessionState` of the sessions module says which have ended.
+ * Otherwise notes the session as active (throttled).
+ */
+function assertSessionActive(
+  state: FastifyInstance['sessionState'] | undefined,
+  identity: CustomerIdentity,
+  reply: FastifyReply,
+  resourceMetadata: string,
+): void | Promise<void> {
+  const sid = identity.sessionId;
+  if (sid === undefined || !state) return;
+  const refuse = (): never => {
+    const description = 'The session of this access token has ended';
+    reply.header('www-authenticate', bearerChallenge({ error: 'invalid_token', description, resourceMetadata }));
+    throw ApiError.unauthorized(description);
+  };
+  const ended = state.isEnded(sid);
+  if (ended === true) return refuse();
+  if (ended !== false)
+    return ended.then((yes) => {
+      if (yes) refuse();
+      state.used(sid);
+    });
+  state.used(sid);
+}
+
+/**
  * Every /api route requires a valid bearer JWT from the trusted issuer (401 with a JSON error
  * otherwise; /api never redirects to a login page), unless the route is marked public.
  */
@@ -87,6 +117,8 @@ export default fp<{ config: AppConfig }>(
     app.decorateRequest('customer', null);
     const cache = new VerifiedTokenCache();
     const resourceMetadata = `${config.publicUrl}${PROTECTED_RESOURCE_METADATA_PATH}`;
+    // Registered before this plugin (app.ts); absent in a bare test app.
+    const sessionState = app.hasDecorator('sessionState') ? app.sessionState : undefined;
 
     /**
      * The payload of a verified token. RS256 verification was about a quarter of a login-status
@@ -137,6 +169,7 @@ export default fp<{ config: AppConfig }>(
       }
       if (known) {
         request.customer = identityOf(known);
+        await assertSessionActive(sessionState, request.customer, reply, resourceMetadata);
         return checkCustomerRateLimit(app.customerRateLimit, request, reply);
       }
       const credentials = readAuthorization(header);
@@ -168,6 +201,7 @@ export default fp<{ config: AppConfig }>(
       }
       connection[LAST_TOKEN] = { header: header!, payload };
       request.customer = identityOf(payload);
+      await assertSessionActive(sessionState, request.customer, reply, resourceMetadata);
       return checkCustomerRateLimit(app.customerRateLimit, request, reply);
     });
   },

@@ -17,13 +17,14 @@ import type { TranslationSet } from '../content/index.js';
 import type { AccountRules } from './account-rules-content.js';
 import { ruleText } from './account-texts.js';
 import { endOtherSessions } from './other-sessions.js';
+import { recordSecurityEvent } from '../security-activity/index.js';
 import { ConstraintViolation } from '../../lib/constraint-violation.js';
 
 /**
  * Password (docs/product/api.md#calls, docs/product/account-rules.md#account-rules): GET answers the policy as meta (never a password); PUT
  * checks the new password with those very rules through the contracts' interpreter, then the old
- * password; on success the hash changes and every OTHER session of the customer ends (the current
- * one stays). 400s carry constraintViolationMetaInfo with texts in the customer's language.
+ * password; on success the hash changes and, unless the customer unticks "Sign out of all other devices",
+ * every OTHER session of the customer ends (the current one stays). 400s carry constraintViolationMetaInfo with texts in the customer's language.
  */
 export const passwordRoutes: FastifyPluginAsync<{
   customers: CustomerRepository;
@@ -87,7 +88,15 @@ export const passwordRoutes: FastifyPluginAsync<{
       if (!(await customers.hasPassword(customer.id, request.body.passwordOld)))
         throw refuse([{ field: 'passwordOld', rule: 'passwordOld', parameter: 'true' }]);
       await customers.setPassword(customer.id, request.body.password);
-      const ended = await endOtherSessions(app.db, customer.id, request.customer!.sessionId);
+      await recordSecurityEvent(app.db, customer.id, 'password_changed', {
+        signedOutOtherDevices: request.body.signOutOtherDevices !== false,
+      });
+      // ASVS 7.4.3: other devices are signed out unless the customer unticks it
+      // (docs/product/security.md#sessions).
+      const ended =
+        request.body.signOutOtherDevices === false
+          ? 0
+          : await endOtherSessions(app.db, customer.id, request.customer!.sessionId, 'password_changed');
       request.log.info({ sessionsEnded: ended }, 'password changed');
       return response();
     },

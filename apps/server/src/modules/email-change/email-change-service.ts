@@ -6,6 +6,7 @@ import { ApiError } from '../../lib/api-error.js';
 import { hashToken, isTokenShaped, newToken } from '../../lib/single-use-token.js';
 import type { Customer, CustomerRepository } from '../customers/index.js';
 import { type MessageSender, linkInLanguage, type MessageTexts } from '../messages/index.js';
+import { recordSecurityEvent } from '../security-activity/index.js';
 
 /** How long a confirmation link works. */
 export const EMAIL_CHANGE_TTL_SECONDS = 24 * 3600;
@@ -104,6 +105,8 @@ export function createEmailChangeService({
           }),
         )
         .execute();
+      // docs/product/security.md#security-activity (also for a taken address: the same for the customer).
+      await recordSecurityEvent(db, customer.id, 'email_change_requested');
       if (taken) {
         const values = {
           name: owner.first_name,
@@ -186,6 +189,7 @@ export function createEmailChangeService({
             .where('id', '=', change.customer_id)
             .execute();
           await tx.deleteFrom('email_changes').where('customer_id', '=', change.customer_id).execute();
+          await recordSecurityEvent(tx, change.customer_id, 'email_changed');
           return { before: old, after: change };
         })
         .catch((error: unknown) => {

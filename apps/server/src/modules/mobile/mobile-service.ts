@@ -20,6 +20,7 @@ import {
 import { getOrCreateSecret, randomSecret } from '../../lib/app-secrets.js';
 import type { Customer } from '../customers/index.js';
 import type { MessageSender, MessageKey, MessageTexts } from '../messages/index.js';
+import { recordSecurityEvent } from '../security-activity/index.js';
 
 export interface MobileState {
   mobilePhone: string | null;
@@ -274,6 +275,7 @@ export function createMobileService({
           .set({ mobile_phone: mobilePhone, updated_at: now() })
           .where('id', '=', customer.id)
           .execute();
+        await recordSecurityEvent(tx, customer.id, 'mobile_changed');
       });
       changeNotices(db).publish('customer', customer.id);
       return service.state(customer);

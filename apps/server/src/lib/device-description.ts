@@ -1,0 +1,87 @@
+import { readFile } from 'node:fs/promises';
+import ipaddr from 'ipaddr.js';
+import { Reader, type CityResponse } from 'maxmind';
+import { UAParser } from 'ua-parser-js';
+
+/** What a customer sees of a device (docs/product/security.md#sessions). */
+export interface DeviceDescription {
+  /** "Firefox 133", "Roadpass app for iOS 4.2.0", or '' when unknown. */
+  client: string;
+  /** "Windows 10", "Android 15", or ''. */
+  system: string;
+  kind: 'app' | 'browser';
+}
+
+/**
+ * The Roadpass apps add `Roadpass-WebView/<version>` to their webview's user agent
+ * (docs/native-bridge.md#webview-mode); the system comes from the rest of the user agent.
+ */
+const APP_TOKEN = /\bRoadpass-WebView\/([0-9][0-9A-Za-z.+-]{0,30})/;
+
+/** Parsed with ua-parser-js on the server (decision 0032): the browser bundle does not carry it. */
+export function describeDevice(userAgent: string): DeviceDescription {
+  const ua = new UAParser(userAgent);
+  const os = ua.getOS();
+  const browser = ua.getBrowser();
+  const system = [os.name, os.version].filter(Boolean).join(' ');
+  const app = APP_TOKEN.exec(userAgent);
+  if (app) {
+    const platform = /android/i.test(os.name ?? '') ? 'Android' : /ios|mac/i.test(os.name ?? '') ? 'iOS' : '';
+    return {
+      client: `Roadpass app${platform ? ` for ${platform}` : ''} ${app[1]}`,
+      system,
+      kind: 'app',
+    };
+  }
+  const major = browser.version?.split('.')[0];
+  return { client: [browser.name, major].filter(Boolean).join(' '), system, kind: 'browser' };
+}
+
+/**
+ * The network address shortened so it says roughly where without naming the line: IPv4 keeps its
+ * first three parts (192.0.2.x), IPv6 its /48 prefix (2001:db8:1::/48). '' for anything else.
+ */
+export function shortenAddress(address: string): string {
+  if (!ipaddr.isValid(address)) return '';
+  let parsed = ipaddr.parse(address);
+  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress())
+    parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  if (parsed.kind() === 'ipv4') {
+    const [a, b, c] = (parsed as ipaddr.IPv4).octets;
+    return `${a}.${b}.${c}.x`;
+  }
+  const parts = (parsed as ipaddr.IPv6).parts.slice(0, 3);
+  const prefix = ipaddr.IPv6.parse(`${parts.map((p) => p.toString(16)).join(':')}::`);
+  return `${prefix.toString()}/48`;
+}
+
+/** Places of network addresses, from a GeoIP database when one is configured. */
+export interface PlaceFinder {
+  /** "Utrecht, NL" or "NL", or null when unknown (or no database). */
+  placeOf(address: string, language: string): string | null;
+}
+
+export const noPlaces: PlaceFinder = { placeOf: () => null };
+
+/**
+ * Opens a GeoIP2/GeoLite2 City or Country database with MaxMind's maintained reader (decision 0032).
+ * Names come in the reader's language when the database has it, else in English.
+ */
+export async function openPlaceFinder(file: string | undefined): Promise<PlaceFinder> {
+  if (!file) return noPlaces;
+  const reader = new Reader<CityResponse>(await readFile(file));
+  return {
+    placeOf(address, language) {
+      if (!ipaddr.isValid(address)) return null;
+      const found = reader.get(address);
+      if (!found) return null;
+      const lang = language.slice(0, 2);
+      const nameOf = (names: Record<string, string> | undefined) =>
+        names ? (names[lang] ?? names.en) : undefined;
+      const country = found.country?.iso_code ?? found.registered_country?.iso_code;
+      const city = nameOf(found.city?.names as Record<string, string> | undefined);
+      if (!country) return null;
+      return city ? `${city}, ${country}` : country;
+    },
+  };
+}

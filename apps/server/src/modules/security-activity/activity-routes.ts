@@ -1,0 +1,76 @@
+import { sql } from 'kysely';
+import type { FastifyPluginAsync } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import {
+  ApiErrorBody,
+  apiPaths,
+  SecurityActivityPage,
+  SecurityActivityQuery,
+  type SecurityActivityEvent,
+  type SecurityEventKind,
+} from '@roadpass/contracts';
+import { describeDevice, shortenAddress, type PlaceFinder } from '../../lib/device-description.js';
+
+interface Row {
+  kind: string;
+  occurred_at: Date;
+  details: Record<string, unknown>;
+  count: number | string;
+}
+
+/**
+ * GET the customer's own security activity (docs/product/security.md#security-activity), newest
+ * first, paged, within the retention period. Failed sign-ins are one entry per day with their count.
+ * Devices and places are described here, in the reader's language, from what the event kept.
+ */
+export const securityActivityRoutes: FastifyPluginAsync<{
+  retentionDays: number;
+  places: () => PlaceFinder;
+}> = async (app, { retentionDays, places }) => {
+  app.withTypeProvider<TypeBoxTypeProvider>().get(
+    apiPaths.securityActivity,
+    {
+      schema: {
+        tags: ['customer'],
+        summary: "The customer's security activity of the retention period, newest first, paged",
+        security: [{ bearer: [] }],
+        querystring: SecurityActivityQuery,
+        response: { 200: SecurityActivityPage, 400: ApiErrorBody, 401: ApiErrorBody, 403: ApiErrorBody },
+      },
+    },
+    async (request) => {
+      const { customerId, claims } = request.customer!;
+      const { page, size } = request.query;
+      const since = new Date(Date.now() - retentionDays * 86_400_000);
+      const { rows } = await sql<Row>`
+        select kind, occurred_at, details, 1 as count from security_events
+          where customer_id = ${customerId} and occurred_at > ${since} and kind <> 'sign_in_failed'
+        union all
+        select 'sign_in_failed', max(occurred_at), (array_agg(details order by occurred_at desc))[1], count(*)
+          from security_events
+          where customer_id = ${customerId} and occurred_at > ${since} and kind = 'sign_in_failed'
+          group by date_trunc('day', occurred_at at time zone 'UTC')
+        order by occurred_at desc
+        limit ${size + 1} offset ${page * size}`.execute(app.db);
+      const language = typeof claims.locale === 'string' ? claims.locale : 'en';
+      const finder = places();
+      const events = rows.slice(0, size).map((row): SecurityActivityEvent => {
+        const details = row.details ?? {};
+        const userAgent = typeof details.userAgent === 'string' ? details.userAgent : undefined;
+        const address = typeof details.address === 'string' ? details.address : undefined;
+        const device = userAgent ? describeDevice(userAgent) : undefined;
+        const deviceText = device ? [device.client, device.system].filter(Boolean).join(', ') : '';
+        const place = address ? (finder.placeOf(address, language) ?? shortenAddress(address)) : '';
+        return {
+          kind: row.kind as SecurityEventKind,
+          occurredAt: new Date(row.occurred_at).toISOString(),
+          ...(deviceText ? { device: deviceText } : {}),
+          ...(place ? { place } : {}),
+          ...(row.kind === 'sign_in_failed' ? { count: Number(row.count) } : {}),
+          ...(typeof details.reason === 'string' ? { reason: details.reason } : {}),
+        };
+      });
+      return { events, page, hasMore: rows.length > size, retentionDays };
+    },
+  );
+};

@@ -1,0 +1,93 @@
+import fp from 'fastify-plugin';
+import type { AppConfig } from '../../config.js';
+import { listenForChanges } from '../../db/change-listener.js';
+import { databaseSource } from '../../db/database.js';
+import { openPlaceFinder, type PlaceFinder } from '../../lib/device-description.js';
+import { startExpiryTimer } from '../loyalty/index.js';
+import { endedSessionsOf } from './ended-sessions.js';
+import { purgeSessionData } from './purge.js';
+import { lastActiveRecorder } from './session-devices.js';
+
+/** The PostgreSQL channel ended_sessions' trigger notifies with each ended sid (migration 0012). */
+export const SESSIONS_ENDED_CHANNEL = 'roadpass_sessions_ended';
+
+export interface SessionState {
+  /** Whether the session of an access token has ended (its tokens are refused). */
+  isEnded(sid: string): boolean | Promise<boolean>;
+  /** Notes that the session was used (throttled write of its last-active time). */
+  used(sid: string): void;
+  /** Places of network addresses (GeoIP when configured). */
+  places: PlaceFinder;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    sessionState: SessionState;
+  }
+}
+
+/**
+ * What every instance knows of ended sessions (decision 0031): loaded at start, kept current by this
+ * process's own ends at once and by other processes' through LISTEN on SESSIONS_ENDED_CHANNEL; while
+ * that listener is down each check asks the database. Also purges ended sessions, device entries and
+ * security activity past their time.
+ */
+export const sessionsPlugin = fp<{ config: AppConfig }>(
+  async (app, { config }) => {
+    const ended = endedSessionsOf(app.db);
+    // An access token lives at most this long (jose checks `exp` without tolerance).
+    ended.keepMs = (config.accessTokenTtlSeconds + 5) * 1000;
+    const log = app.log.child({ module: 'sessions' });
+    const places = await openPlaceFinder(config.geoipDatabase);
+    const used = lastActiveRecorder(app.db, (err) => log.warn({ err }, 'could not note a session as active'));
+    app.decorate('sessionState', {
+      isEnded: (sid: string) => ended.has(sid),
+      used,
+      places,
+    } satisfies SessionState);
+
+    const source = databaseSource(app.db);
+    if (source?.kind === 'postgres') {
+      let wasListening = false;
+      const listener = listenForChanges(
+        source.url,
+        {
+          notice: (sid) => {
+            ended.noticed(sid).catch((err: unknown) => log.warn({ err }, 'could not read an ended session'));
+          },
+          listening: () => {
+            wasListening = true;
+            ended.load().catch((err: unknown) => log.error({ err }, 'could not load ended sessions'));
+          },
+          lost: (error) => {
+            ended.lost();
+            if (wasListening)
+              log.warn({ err: error }, 'session listener lost: sessions checked in the database');
+            wasListening = false;
+          },
+        },
+        500,
+        SESSIONS_ENDED_CHANNEL,
+      );
+      app.addHook('onClose', () => listener.close());
+      await listener.ready;
+      if (wasListening) await ended.load();
+    } else {
+      // Embedded PGlite is this process's alone: every end passes through endSessions here.
+      await ended.load();
+    }
+
+    if (config.messagesPurgeIntervalSeconds > 0) {
+      const timer = startExpiryTimer(
+        async () => {
+          const counts = await purgeSessionData(app.db, new Date(), config.securityActivityRetentionDays);
+          if (Object.values(counts).some((n) => n > 0)) log.info(counts, 'old sessions and activity purged');
+        },
+        config.messagesPurgeIntervalSeconds * 1000,
+        (err) => log.error({ err }, 'sessions purge failed'),
+      );
+      app.addHook('onClose', () => timer.stop());
+    }
+  },
+  { name: 'sessions', dependencies: ['database'] },
+);

@@ -1,0 +1,171 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  apiPaths,
+  CSRF_HEADER,
+  type ActiveSessionList,
+  type SecurityActivityPage,
+} from '@roadpass/contracts';
+import { createTestApp, type TestApp } from '../../testing/test-app.js';
+import { pathOf, providerEndpoints, refresh, signIn, type TokenSet } from '../../testing/sign-in.js';
+import { createTestCustomer, TEST_CUSTOMER_PASSWORD as PASSWORD } from '../../testing/loyalty-members.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({ rateLimitPerAddress: 0, rateLimitPerCustomer: 0 });
+});
+afterAll(() => t.close());
+
+const newCustomer = async () => {
+  const customer = await createTestCustomer(t.db, { member: false });
+  return { customer, signIn: () => signIn(t.app, { email: customer.email, password: PASSWORD }) };
+};
+const call = (tokens: TokenSet, url: string) =>
+  t.app.inject({ url, headers: { authorization: `Bearer ${tokens.accessToken}` } });
+const csrfOf = async (tokens: TokenSet) =>
+  (await call(tokens, apiPaths.loginStatus)).headers[CSRF_HEADER.toLowerCase()] as string;
+const write = async (tokens: TokenSet, method: 'DELETE' | 'POST' | 'PUT', url: string, payload?: object) =>
+  t.app.inject({
+    method,
+    url,
+    headers: { authorization: `Bearer ${tokens.accessToken}`, [CSRF_HEADER]: await csrfOf(tokens) },
+    ...(payload ? { payload } : {}),
+  });
+const sessionsOf = async (tokens: TokenSet) =>
+  (await call(tokens, apiPaths.sessions)).json<ActiveSessionList>().sessions;
+const sidOf = (tokens: TokenSet) =>
+  JSON.parse(Buffer.from(tokens.accessToken.split('.')[1]!, 'base64url').toString()).sid as string;
+
+/** The API's answer to an access token of an ended session. */
+const expectRefused = async (tokens: TokenSet) => {
+  const res = await call(tokens, apiPaths.loginStatus);
+  expect(res.statusCode).toBe(401);
+  expect(res.headers['www-authenticate']).toContain('error="invalid_token"');
+};
+
+describe('sessions (docs/product/security.md#sessions)', () => {
+  it('lists the active sessions with this device marked; signing out another ends its tokens at once', async () => {
+    const { signIn: sign } = await newCustomer();
+    const here = await sign();
+    const there = await sign();
+    const listed = await sessionsOf(here);
+    expect(listed.map((s) => s.id).sort()).toEqual([sidOf(here), sidOf(there)].sort());
+    expect(listed.find((s) => s.current)?.id).toBe(sidOf(here));
+    expect(listed[0]).toMatchObject({ network: '127.0.0.x', place: null, kind: 'browser' });
+
+    const res = await write(here, 'DELETE', apiPaths.session(sidOf(there)));
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ sessionsEnded: 1 });
+    await expectRefused(there);
+    expect((await refresh(t.app, there.refreshToken)).ok).toBe(false);
+    expect((await call(here, apiPaths.loginStatus)).statusCode).toBe(200);
+    expect((await sessionsOf(here)).map((s) => s.id)).toEqual([sidOf(here)]);
+  });
+
+  it("never ends another customer's session (404, and it goes on)", async () => {
+    const mallory = await (await newCustomer()).signIn();
+    const victim = await (await newCustomer()).signIn();
+    const res = await write(mallory, 'DELETE', apiPaths.session(sidOf(victim)));
+    expect(res.statusCode).toBe(404);
+    expect((await call(victim, apiPaths.loginStatus)).statusCode).toBe(200);
+    expect((await refresh(t.app, victim.refreshToken)).ok).toBe(true);
+  });
+
+  it('signs out all others: their access and refresh tokens stop working, this one goes on', async () => {
+    const { signIn: sign } = await newCustomer();
+    const here = await sign();
+    const others = [await sign(), await sign()];
+    const res = await write(here, 'DELETE', apiPaths.sessions);
+    expect(res.json()).toEqual({ sessionsEnded: 2 });
+    for (const other of others) await expectRefused(other);
+    expect((await call(here, apiPaths.loginStatus)).statusCode).toBe(200);
+    expect((await refresh(t.app, here.refreshToken)).ok).toBe(true);
+  });
+
+  it('the logout call ends the access token in hand too', async () => {
+    const tokens = await (await newCustomer()).signIn();
+    expect((await write(tokens, 'POST', apiPaths.logout)).json()).toEqual({ sessionsEnded: 1 });
+    await expectRefused(tokens);
+  });
+
+  it('refresh-token reuse (RFC 9700) ends the session: the latest access token is refused', async () => {
+    const first = await (await newCustomer()).signIn();
+    const renewed = await refresh(t.app, first.refreshToken);
+    if (!renewed.ok) throw new Error('refresh failed');
+    expect((await call(renewed.tokens, apiPaths.loginStatus)).statusCode).toBe(200);
+    const reused = await refresh(t.app, first.refreshToken);
+    expect(reused).toMatchObject({ ok: false, error: 'invalid_grant' });
+    await expectRefused(renewed.tokens);
+    await expectRefused(first);
+  });
+
+  it('revoking the refresh token (RFC 7009) ends the session', async () => {
+    const tokens = await (await newCustomer()).signIn();
+    const revoked = await t.app.inject({
+      method: 'POST',
+      url: pathOf(`${providerEndpoints(t.app).issuer}/protocol/openid-connect/revoke`),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({
+        token: tokens.refreshToken,
+        token_type_hint: 'refresh_token',
+        client_id: 'portal-client',
+      }).toString(),
+    });
+    expect(revoked.statusCode).toBe(200);
+    await expectRefused(tokens);
+  });
+
+  it('a password change signs out the other devices unless the customer unticks it', async () => {
+    const { signIn: sign } = await newCustomer();
+    const here = await sign();
+    const kept = await sign();
+    const keep = await write(here, 'PUT', apiPaths.password, {
+      passwordOld: PASSWORD,
+      password: 'Sessions-2027!',
+      signOutOtherDevices: false,
+    });
+    expect(keep.statusCode).toBe(200);
+    expect((await call(kept, apiPaths.loginStatus)).statusCode).toBe(200);
+    const change = await write(here, 'PUT', apiPaths.password, {
+      passwordOld: 'Sessions-2027!',
+      password: 'Sessions-2028!',
+    });
+    expect(change.statusCode).toBe(200);
+    await expectRefused(kept);
+    expect((await call(here, apiPaths.loginStatus)).statusCode).toBe(200);
+  });
+});
+
+describe('security activity (docs/product/security.md#security-activity)', () => {
+  it("shows the customer's own events newest first, failed sign-ins counted per day, paged", async () => {
+    const { customer, signIn: sign } = await newCustomer();
+    const other = await (await newCustomer()).signIn();
+    const first = await sign();
+    await sign();
+    await write(first, 'DELETE', apiPaths.sessions);
+    await t.db
+      .insertInto('security_events')
+      .values([1, 2, 3].map(() => ({ customer_id: customer.id, kind: 'sign_in_failed', details: {} })))
+      .execute();
+    const page = (await call(first, `${apiPaths.securityActivity}?size=3`)).json<SecurityActivityPage>();
+    expect(page.events.map((e) => e.kind)).toEqual(['sign_in_failed', 'session_ended', 'signed_in']);
+    expect(page.events[0]!.count).toBe(3);
+    expect(page.events[1]!.reason).toBe('signed_out_elsewhere');
+    expect(page.events[2]!.place).toBe('127.0.0.x');
+    expect(page).toMatchObject({ page: 0, hasMore: true, retentionDays: 90 });
+    const next = (
+      await call(first, `${apiPaths.securityActivity}?size=3&page=1`)
+    ).json<SecurityActivityPage>();
+    expect(next.events.map((e) => e.kind)).toEqual(['signed_in']);
+    expect(next.hasMore).toBe(false);
+    // Another customer sees only their own sign-in.
+    const theirs = (await call(other, apiPaths.securityActivity)).json<SecurityActivityPage>();
+    expect(theirs.events.map((e) => e.kind)).toEqual(['signed_in']);
+  });
+
+  it('refuses a page size out of range with the field named', async () => {
+    const tokens = await (await newCustomer()).signIn();
+    const res = await call(tokens, `${apiPaths.securityActivity}?size=1000`);
+    expect(res.statusCode).toBe(400);
+    expect(JSON.stringify(res.json())).toContain('size');
+  });
+});
