@@ -145,7 +145,13 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   await app.register(runtimeConfigModule, { config });
   await app.register(contentModule, { translations, loyaltyContent, contentDir: config.contentDir });
   await app.register(customersModule, { customers });
-  await app.register(accountModule, { customers, rules: accountRules, emailChange, translations });
+  await app.register(accountModule, {
+    customers,
+    rules: accountRules,
+    emailChange,
+    translations,
+    recentSignInSeconds: config.recentSignInSeconds,
+  });
   await app.register(consentsModule, { customers, content: loyaltyContent });
   await app.register(loyaltyModule, { config, customers, content: loyaltyContent });
   await app.register(emailChangeModule, { emailChange });
@@ -154,6 +160,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     messages,
     texts: messageTexts,
     rules: accountRules.mobileMeta,
+    recentSignInSeconds: config.recentSignInSeconds,
   });
   await app.register(newsletterModule, { customers, newsletter });
   await app.register(paymentProfilesModule, { customers });

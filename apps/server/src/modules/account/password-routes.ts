@@ -17,6 +17,7 @@ import type { TranslationSet } from '../content/index.js';
 import type { AccountRules } from './account-rules-content.js';
 import { ruleText } from './account-texts.js';
 import { endOtherSessions } from './other-sessions.js';
+import { assertRecentSignIn } from '../../plugins/recent-sign-in.js';
 import { ConstraintViolation } from '../../lib/constraint-violation.js';
 
 /**
@@ -29,7 +30,8 @@ export const passwordRoutes: FastifyPluginAsync<{
   customers: CustomerRepository;
   rules: AccountRules;
   translations: TranslationSet;
-}> = async (app, { customers, rules, translations }) => {
+  recentSignInSeconds: number;
+}> = async (app, { customers, rules, translations, recentSignInSeconds }) => {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const compiled = compileRules(rules.passwordMeta);
   const response = () => ({
@@ -71,6 +73,8 @@ export const passwordRoutes: FastifyPluginAsync<{
     },
     async (request) => {
       const customer = await signedInCustomer(customers, request);
+      // docs/product/security.md#step-up: a new password needs a recent sign-in.
+      assertRecentSignIn(request.customer!, recentSignInSeconds);
       const refuse = (violations: RuleViolation[]) =>
         new ConstraintViolation(
           400,
