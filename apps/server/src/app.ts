@@ -137,7 +137,16 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   });
   // Each module seeds its own demo data (db/seed.ts calls them in order).
   if (config.seedDemoData) await seedDemoData(app.db, { loyaltyContent, newsletter });
-  if (!config.externalIssuer) await app.register(identityProviderPlugin, { config, db: app.db, customers });
+  if (!config.externalIssuer)
+    await app.register(identityProviderPlugin, {
+      config,
+      db: app.db,
+      customers,
+      messages,
+      messageTexts,
+      translations,
+      passwordRules: accountRules.passwordMeta,
+    });
   await app.register(customerAuth, { config });
   await app.register(antiForgery);
 
