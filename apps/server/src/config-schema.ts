@@ -125,7 +125,8 @@ const envSchema = Type.Object({
   REFRESH_TOKEN_TTL_SECONDS: integer(60, 30 * 86_400, 8 * 3600, { description: 'refresh token lifetime' }),
   SESSION_TTL_SECONDS: integer(60, 30 * 86_400, 8 * 3600, { description: 'sign-in session lifetime' }),
   RECENT_SIGN_IN_SECONDS: integer(60, 86_400, 600, {
-    description: 'how recent a sign-in must be for sensitive changes (e-mail, mobile, password, passkeys, data download, closing the account)',
+    description:
+      'how recent a sign-in must be for sensitive changes (e-mail, mobile, password, passkeys, data download, closing the account)',
   }),
   BODY_LIMIT_BYTES: integer(1024, 10 * 1024 * 1024, 64 * 1024, {
     description: 'largest accepted request body',
