@@ -141,7 +141,16 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   if (config.seedDemoData) await seedDemoData(app.db, { loyaltyContent, newsletter });
   // What every instance knows of ended sessions: customer-auth refuses their access tokens.
   await app.register(sessionsPlugin, { config });
-  if (!config.externalIssuer) await app.register(identityProviderPlugin, { config, db: app.db, customers });
+  if (!config.externalIssuer)
+    await app.register(identityProviderPlugin, {
+      config,
+      db: app.db,
+      customers,
+      messages,
+      messageTexts,
+      translations,
+      passwordRules: accountRules.passwordMeta,
+    });
   await app.register(customerAuth, { config });
   await app.register(antiForgery);
 
@@ -149,7 +158,13 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   await app.register(runtimeConfigModule, { config });
   await app.register(contentModule, { translations, loyaltyContent, contentDir: config.contentDir });
   await app.register(customersModule, { customers });
-  await app.register(accountModule, { customers, rules: accountRules, emailChange, translations });
+  await app.register(accountModule, {
+    customers,
+    rules: accountRules,
+    emailChange,
+    translations,
+    recentSignInSeconds: config.recentSignInSeconds,
+  });
   await app.register(consentsModule, { customers, content: loyaltyContent });
   await app.register(loyaltyModule, { config, customers, content: loyaltyContent });
   await app.register(emailChangeModule, { emailChange });
@@ -158,6 +173,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     messages,
     texts: messageTexts,
     rules: accountRules.mobileMeta,
+    recentSignInSeconds: config.recentSignInSeconds,
   });
   await app.register(newsletterModule, { customers, newsletter });
   await app.register(paymentProfilesModule, { customers });

@@ -4,7 +4,7 @@ import Type from 'typebox';
 export const DevOutboxMessage = Type.Object({
   id: Type.String(),
   channel: Type.Union([Type.Literal('email'), Type.Literal('sms')]),
-  /** email-confirmation, email-changed, email-in-use, mobile-pin, newsletter */
+  /** email-confirmation, email-changed, email-in-use, mobile-pin, newsletter, password-reset, new-device */
   kind: Type.String(),
   to: Type.String(),
   subject: Type.Union([Type.String(), Type.Null()]),

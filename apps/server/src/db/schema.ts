@@ -201,6 +201,23 @@ export interface SessionDeviceTable {
   expires_at: Date;
 }
 
+/** A single-use link without login of account recovery (migration 0013). */
+export interface RecoveryTokenTable {
+  token_hash: string;
+  customer_id: string;
+  /** 'reset' (set a new password), 'not_me' (end every session), 'sign_in' (after a reset). */
+  purpose: string;
+  created_at: Generated<Date>;
+  expires_at: Date;
+  used_at: Date | null;
+}
+
+/** When a customer first signed in (the first sign-in ever sends no new-device notice). */
+export interface CustomerSignInTable {
+  customer_id: string;
+  first_at: Generated<Date>;
+}
+
 export interface Database extends LoyaltyTables {
   legal_entities: LegalEntityTable;
   customers: CustomerTable;
@@ -220,6 +237,8 @@ export interface Database extends LoyaltyTables {
   security_events: SecurityEventTable;
   ended_sessions: EndedSessionTable;
   session_devices: SessionDeviceTable;
+  recovery_tokens: RecoveryTokenTable;
+  customer_sign_ins: CustomerSignInTable;
 }
 
 export type CustomerRow = Selectable<CustomerTable>;

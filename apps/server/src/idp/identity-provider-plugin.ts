@@ -4,7 +4,12 @@ import middie from '@fastify/middie';
 import type { JWK } from 'jose';
 import type { AppConfig } from '../config.js';
 import type { Db } from '../db/database.js';
+import type { MetaDataList } from '@roadpass/contracts';
 import type { CustomerRepository } from '../modules/customers/index.js';
+import { ruleText } from '../modules/account/index.js';
+import type { TranslationSet } from '../modules/content/index.js';
+import { messageLanguage, type MessageSender, type MessageTexts } from '../modules/messages/index.js';
+import { createRecoveryService } from '../modules/recovery/index.js';
 import { getOrCreateSecret, randomSecret } from '../lib/app-secrets.js';
 import { serviceClientSecret } from '../modules/loyalty/index.js';
 import {
@@ -29,7 +34,15 @@ import {
   loadPublicJwks,
   loadSigningKeys,
 } from './provider-keys.js';
-import { issuerOf, protocolRoutes, providerPathPrefixes, REALM_PATH, STYLESHEET_PATH } from './realm.js';
+import {
+  issuerOf,
+  notMePath,
+  passwordResetPath,
+  protocolRoutes,
+  providerPathPrefixes,
+  REALM_PATH,
+  STYLESHEET_PATH,
+} from './realm.js';
 
 /** Secret of the refresh tokens' JWT wrapping (HS512, Keycloak's shape), shared by every instance. */
 const REFRESH_TOKEN_KEY_SECRET = 'oidc-refresh-token-key';
@@ -51,6 +64,13 @@ export interface IdentityProviderOptions {
   config: AppConfig;
   db: Db;
   customers: CustomerRepository;
+  /** For the recovery e-mails (docs/product/security.md#forgot-password, #new-device-notice). */
+  messages: MessageSender;
+  messageTexts: MessageTexts;
+  /** The texts of broken rules (content/translations), as the app shows them. */
+  translations: TranslationSet;
+  /** The served password rules (content/account-rules). */
+  passwordRules: MetaDataList;
 }
 
 /**
@@ -60,7 +80,7 @@ export interface IdentityProviderOptions {
  * signs nobody out and any number of instances can run side by side.
  */
 export default fp<IdentityProviderOptions>(
-  async (app, { config, db, customers }) => {
+  async (app, { config, db, customers, messages, messageTexts, translations, passwordRules }) => {
     const texts = await loadLoginTexts(config.contentDir);
     const [signingKeys, cookieKeys, loyaltyClientSecret, refreshTokenKey] = await Promise.all([
       loadSigningKeys(db),
@@ -163,6 +183,21 @@ export default fp<IdentityProviderOptions>(
       stylesheetUrl,
       canonicalise,
       recordEvent: (customerId, kind, details) => recordSecurityEvent(db, customerId, kind, details),
+      recovery: createRecoveryService({
+        db,
+        customers,
+        sender: messages,
+        texts: messageTexts,
+        passwordRules,
+        links: {
+          reset: (token, language) =>
+            `${config.publicUrl}${passwordResetPath(token)}?lang=${messageLanguage(language)}`,
+          notMe: (token, language) =>
+            `${config.publicUrl}${notMePath(token)}?lang=${messageLanguage(language)}`,
+        },
+        log: log.child({ part: 'recovery' }),
+      }),
+      ruleText: (lang, violation) => ruleText(translations, lang, violation),
     });
 
     // A session's device: recorded when its first tokens are issued, active again at each renewal.

@@ -77,6 +77,9 @@ main { flex: 1; padding: 0 1rem 2rem; }
 }
 h1 { margin: 0 0 0.25rem; font-size: 1.625rem; line-height: 1.25; }
 .intro { margin: 0 0 1.5rem; color: var(--muted); }
+.secondary-link { margin: 1.25rem 0 0; text-align: center; }
+.secondary-link a { display: inline-flex; align-items: center; min-height: 2.75rem; }
+.field-error p { margin: 0; }
 .field { margin-bottom: 1.25rem; }
 label { display: block; margin-bottom: 0.375rem; font-weight: 600; }
 input[type='email'], input[type='password'], .field-control input {

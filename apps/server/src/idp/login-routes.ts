@@ -1,9 +1,10 @@
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import formbody from '@fastify/formbody';
-import { isLanguage, type Language } from '@roadpass/contracts';
+import { isLanguage, type Language, type RuleViolation } from '@roadpass/contracts';
 import { errors, type Provider } from 'oidc-provider';
 import type { CustomerRepository } from '../modules/customers/index.js';
+import { RESET_TTL_SECONDS, type RecoveryService } from '../modules/recovery/index.js';
 import { loginCss, loginCssVersion } from './login-css.js';
 import { loginScript, loginScriptVersion } from './login-script.js';
 import {
@@ -15,8 +16,29 @@ import {
   type LoginTexts,
 } from './login-texts.js';
 import { DEVICE_COOKIE, DEVICE_COOKIE_MAX_AGE_SECONDS, type LoginThrottle } from './login-throttle.js';
-import { errorPage, loginPage, type LoginFormState, type PageContext } from './pages.js';
-import { LOGIN_PAGE_ROUTE, loginPagePath, REALM_PATH, SCRIPT_PATH, STYLESHEET_PATH } from './realm.js';
+import {
+  errorPage,
+  forgotPasswordPage,
+  forgotPasswordSentPage,
+  loginPage,
+  notMePage,
+  resetPasswordPage,
+  type LoginFormState,
+  type PageContext,
+} from './pages.js';
+import {
+  FORGOT_PASSWORD_ROUTE,
+  forgotPasswordPath,
+  LOGIN_PAGE_ROUTE,
+  loginPagePath,
+  NOT_ME_ROUTE,
+  notMePath,
+  PASSWORD_RESET_ROUTE,
+  passwordResetPath,
+  REALM_PATH,
+  SCRIPT_PATH,
+  STYLESHEET_PATH,
+} from './realm.js';
 
 export interface LoginRouteDependencies {
   provider: Provider;
@@ -38,7 +60,16 @@ export interface LoginRouteDependencies {
     kind: 'signed_in' | 'sign_in_failed',
     details: { userAgent: string; address: string },
   ) => Promise<void>;
+  /** Reset links, the new-device notice and the sign-in after a reset. */
+  recovery: RecoveryService;
+  /** A broken password rule in words, in a language (the texts the app shows too). */
+  ruleText: (lang: Language, violation: RuleViolation) => string;
 }
+
+/** After a reset, this browser's next sign-in page signs the customer in once without the password. */
+const AFTER_RESET_COOKIE = 'roadpass_after_reset';
+/** Reset e-mails one client address may set off per hour; more are answered alike, silently. */
+const RESET_REQUESTS_PER_ADDRESS_PER_HOUR = 10;
 
 const MAX_EMAIL_LENGTH = 254;
 
@@ -81,6 +112,10 @@ function appendSetCookie(reply: FastifyReply, line: string): void {
  */
 export async function registerLoginRoutes(app: FastifyInstance, deps: LoginRouteDependencies): Promise<void> {
   const { provider, customers, throttle, texts } = deps;
+  const cookieSuffix = `Path=${REALM_PATH}; HttpOnly; SameSite=Lax${deps.secureCookies ? '; Secure' : ''}`;
+  const deviceCookie = (value: string) =>
+    `${DEVICE_COOKIE}=${value}; Max-Age=${DEVICE_COOKIE_MAX_AGE_SECONDS}; ${cookieSuffix}`;
+  const clearCookie = (name: string) => `${name}=; Max-Age=0; ${cookieSuffix}`;
   const pageContext = (lang: Language): PageContext => ({
     lang,
     texts: texts[lang],
@@ -174,12 +209,28 @@ export async function registerLoginRoutes(app: FastifyInstance, deps: LoginRoute
     ): LoginFormState => ({
       action,
       email,
+      forgotHref: action.replace(/(\/login-actions\/[^/?]+)/, '$1/forgot-password'),
       ...extra,
     });
 
     scope.get<LoginPageRoute>(LOGIN_PAGE_ROUTE, async (request, reply) => {
       const { details, page, action } = await interactionOf(request, reply);
       if (details.prompt.name !== 'login') return refuseOtherPrompts(request, reply);
+      // Right after a password reset in this browser: signed in once, without the password.
+      const afterReset = cookieOf(request, AFTER_RESET_COOKIE);
+      if (afterReset) {
+        appendSetCookie(reply, clearCookie(AFTER_RESET_COOKIE));
+        const accountId = await deps.recovery.consumeSignIn(afterReset);
+        if (accountId) {
+          const returnTo = await provider.interactionResult(
+            request.raw,
+            reply.raw,
+            { login: { accountId, amr: ['pwd'], remember: true } },
+            { mergeWithLastSubmission: false },
+          );
+          return reply.header('cache-control', 'no-store').redirect(returnTo, 303);
+        }
+      }
       const hint = details.params.login_hint;
       const email = typeof hint === 'string' && hint.length <= MAX_EMAIL_LENGTH ? hint : '';
       return sendPage(reply, 200, loginPage(page, formState(action, email)));
@@ -227,12 +278,14 @@ export async function registerLoginRoutes(app: FastifyInstance, deps: LoginRoute
         return sendPage(reply, 401, loginPage(page, state));
       }
 
+      const knownDevice = throttle.knowsDevice(attempt);
       const device = await throttle.recordSuccess(attempt);
       await deps.recordEvent?.(customer.id, 'signed_in', deviceOf(request));
-      appendSetCookie(
-        reply,
-        `${DEVICE_COOKIE}=${device}; Path=${REALM_PATH}; Max-Age=${DEVICE_COOKIE_MAX_AGE_SECONDS}; HttpOnly; SameSite=Lax${deps.secureCookies ? '; Secure' : ''}`,
-      );
+      appendSetCookie(reply, deviceCookie(device));
+      // docs/product/security.md#new-device-notice: sent in the background, the answer does not wait.
+      deps.recovery
+        .signedIn(customer, { knownDevice, userAgent: request.headers['user-agent'], ip: request.ip })
+        .catch((err: unknown) => request.log.error({ err }, 'new-device notice failed'));
       // The next sign-in page here (after a sign-out or an expired session) speaks the customer's
       // language; signing out refreshes it with the language the customer has then.
       const last = lastLanguageOf(customer.language);
@@ -250,6 +303,131 @@ export async function registerLoginRoutes(app: FastifyInstance, deps: LoginRoute
         { mergeWithLastSubmission: false },
       );
       return reply.header('cache-control', 'no-store').redirect(returnTo, 303);
+    });
+
+    // Account recovery (docs/product/security.md#forgot-password, #new-device-notice): the "Forgot
+    // your password?" page, the page behind a reset link and the "This wasn't me" page. The links'
+    // tokens are the secrets (256 bits); opening a link changes nothing (mail scanners open links),
+    // only posting its form does.
+    const languageOf = (request: FastifyRequest<{ Querystring: { lang?: string } }>): Language => {
+      const chosen = request.query.lang;
+      return chosen && isLanguage(chosen)
+        ? chosen
+        : negotiateLanguage(
+            undefined,
+            request.headers['accept-language'],
+            cookieOf(request, LAST_LANGUAGE_COOKIE),
+          );
+    };
+    const resetRequests = app.createRateLimit({
+      max: RESET_REQUESTS_PER_ADDRESS_PER_HOUR,
+      timeWindow: 3600 * 1000,
+      keyGenerator: (request) => `password-reset:${request.ip}`,
+    });
+
+    type ForgotRoute = { Params: { uid: string }; Querystring: { lang?: string } };
+    const forgotPage = (request: FastifyRequest<ForgotRoute>) => {
+      const lang = languageOf(request);
+      const here = (language: Language) => `${forgotPasswordPath(request.params.uid)}?lang=${language}`;
+      const back = `${loginPagePath(request.params.uid)}?lang=${lang}`;
+      return { lang, page: { ...pageContext(lang), languageHref: here }, action: here(lang), back };
+    };
+
+    scope.get<ForgotRoute>(FORGOT_PASSWORD_ROUTE, async (request, reply) => {
+      const { page, action, back } = forgotPage(request);
+      return sendPage(reply, 200, forgotPasswordPage(page, { action, email: '', backHref: back }));
+    });
+
+    scope.post<ForgotRoute>(FORGOT_PASSWORD_ROUTE, async (request, reply) => {
+      const { page, action, back } = forgotPage(request);
+      const body = (request.body ?? {}) as Record<string, unknown>;
+      const email = typeof body.email === 'string' ? body.email.trim().slice(0, MAX_EMAIL_LENGTH) : '';
+      if (!email) {
+        const state = { action, email, backHref: back, emailError: page.texts.emailRequired };
+        return sendPage(reply, 400, forgotPasswordPage(page, state));
+      }
+      // The same answer, at once, whether or not the address has an account: the look-up and the
+      // e-mail happen in the background; over a limit nothing is sent and the answer is still this.
+      const limit = await resetRequests(request);
+      if (limit.isAllowed || !limit.isExceeded) {
+        deps.recovery
+          .requestReset(email)
+          .catch((err: unknown) => request.log.error({ err }, 'password reset request failed'));
+      } else request.log.info('password reset not sent: address over its hourly limit');
+      return sendPage(reply, 200, forgotPasswordSentPage(page, email, RESET_TTL_SECONDS / 60, back));
+    });
+
+    type TokenRoute = { Params: { token: string }; Querystring: { lang?: string } };
+    const tokenPage = (request: FastifyRequest<TokenRoute>, path: (token: string) => string) => {
+      const lang = languageOf(request);
+      const here = (language: Language) => `${path(request.params.token)}?lang=${language}`;
+      return { lang, page: { ...pageContext(lang), languageHref: here }, action: here(lang) };
+    };
+    const linkInvalid = (reply: FastifyReply, page: PageContext) =>
+      sendPage(
+        reply,
+        404,
+        errorPage(
+          { ...page, texts: { ...page.texts, errorTitle: page.texts.linkInvalidTitle } },
+          page.texts.linkInvalidText,
+          deps.appUrl,
+        ),
+      );
+
+    scope.get<TokenRoute>(PASSWORD_RESET_ROUTE, async (request, reply) => {
+      const { page, action } = tokenPage(request, passwordResetPath);
+      const customer = await deps.recovery.resetHolder(request.params.token);
+      if (!customer) return linkInvalid(reply, page);
+      return sendPage(reply, 200, resetPasswordPage(page, { action, email: customer.email }));
+    });
+
+    scope.post<TokenRoute>(PASSWORD_RESET_ROUTE, async (request, reply) => {
+      const { lang, page, action } = tokenPage(request, passwordResetPath);
+      const customer = await deps.recovery.resetHolder(request.params.token);
+      if (!customer) return linkInvalid(reply, page);
+      const body = (request.body ?? {}) as Record<string, unknown>;
+      const password = typeof body.password === 'string' ? body.password : '';
+      // The served rules, through the contracts' interpreter (the app checks the same ones).
+      const violations = deps.recovery.checkPassword(password);
+      if (violations.length) {
+        const passwordErrors = violations.map((v) => deps.ruleText(lang, v));
+        return sendPage(
+          reply,
+          400,
+          resetPasswordPage(page, { action, email: customer.email, passwordErrors }),
+        );
+      }
+      const done = await deps.recovery.resetPassword(request.params.token, password, {
+        ip: request.ip,
+        userAgent: request.headers['user-agent'],
+      });
+      if (!done) return linkInvalid(reply, page);
+      // Every session ended; this browser is signed in again by the app's next sign-in request, and
+      // is a known device of the account from now on.
+      const device = await throttle.recordSuccess({ email: done.customer.email, ip: request.ip });
+      appendSetCookie(reply, deviceCookie(device));
+      appendSetCookie(
+        reply,
+        `${AFTER_RESET_COOKIE}=${done.signInToken}; Max-Age=${15 * 60}; ${cookieSuffix}`,
+      );
+      request.log.info('password reset');
+      return reply.header('cache-control', 'no-store').redirect(deps.appUrl, 303);
+    });
+
+    scope.get<TokenRoute>(NOT_ME_ROUTE, async (request, reply) => {
+      const { page, action } = tokenPage(request, notMePath);
+      if (!(await deps.recovery.notMeHolder(request.params.token))) return linkInvalid(reply, page);
+      return sendPage(reply, 200, notMePage(page, action));
+    });
+
+    scope.post<TokenRoute>(NOT_ME_ROUTE, async (request, reply) => {
+      const { lang, page } = tokenPage(request, notMePath);
+      const resetToken = await deps.recovery.notMe(request.params.token, { ip: request.ip });
+      if (!resetToken) return linkInvalid(reply, page);
+      request.log.info('every session ended: "this wasn\'t me"');
+      return reply
+        .header('cache-control', 'no-store')
+        .redirect(`${passwordResetPath(resetToken)}?lang=${lang}`, 303);
     });
   });
 }

@@ -34,6 +34,22 @@ export const textKeys = [
   'loggedOutText',
   'signInAgain',
   'languageLabel',
+  'forgotLink',
+  'forgotTitle',
+  'forgotIntro',
+  'forgotSubmit',
+  'forgotSentTitle',
+  'forgotSentText',
+  'backToSignIn',
+  'resetTitle',
+  'resetIntro',
+  'newPasswordLabel',
+  'resetSubmit',
+  'linkInvalidTitle',
+  'linkInvalidText',
+  'notMeTitle',
+  'notMeText',
+  'notMeSubmit',
 ] as const;
 
 export type TextKey = (typeof textKeys)[number];

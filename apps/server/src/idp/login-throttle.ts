@@ -158,6 +158,11 @@ export function createLoginThrottle(
         .execute();
     },
 
+    /** Whether the attempt comes with a device cookie of its account (a device that signed in before). */
+    knowsDevice(attempt: SignInAttempt): boolean {
+      return subjectsOf(attempt).device !== undefined;
+    },
+
     /** Clears what the successful client had against it, and hands out its device cookie value. */
     async recordSuccess(attempt: SignInAttempt): Promise<string> {
       const { subjects } = subjectsOf(attempt);

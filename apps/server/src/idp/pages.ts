@@ -97,6 +97,8 @@ export interface LoginFormState {
   formError?: string;
   /** The e-mail and password were rejected: both fields are marked invalid. */
   credentialsRejected?: boolean;
+  /** The "Forgot your password?" page of this interaction (docs/product/security.md#forgot-password). */
+  forgotHref?: string;
 }
 
 /**
@@ -161,8 +163,116 @@ ${field('password')}
 <div class="actions">
 <button type="submit" class="button">${escapeHtml(texts.submit)}</button>
 </div>
+</form>
+${state.forgotHref ? `<p class="secondary-link"><a href="${escapeHtml(state.forgotHref)}">${escapeHtml(texts.forgotLink)}</a></p>` : ''}`,
+    loginScriptUrl,
+  );
+}
+
+/** "Show password" inside a password field, hidden until the script shows it. */
+const revealButton = (texts: Texts, controls: string) =>
+  `<button type="button" class="reveal" data-reveal aria-controls="${controls}" aria-label="${escapeHtml(texts.showPassword)}" data-show="${escapeHtml(texts.showPassword)}" data-hide="${escapeHtml(texts.hidePassword)}" hidden>${eyeIcon}</button>`;
+
+export interface ForgotFormState {
+  action: string;
+  email: string;
+  emailError?: string;
+  /** The sign-in page to go back to. */
+  backHref: string;
+}
+
+/** "Forgot your password?": one field, the e-mail address (docs/product/security.md#forgot-password). */
+export function forgotPasswordPage(page: PageContext, state: ForgotFormState): string {
+  const { texts } = page;
+  const invalid = state.emailError ? ' aria-invalid="true" aria-describedby="email-error"' : '';
+  return layout(
+    page,
+    texts.forgotTitle,
+    `<h1>${escapeHtml(texts.forgotTitle)}</h1>
+<p class="intro">${escapeHtml(texts.forgotIntro)}</p>
+<form method="post" action="${escapeHtml(state.action)}" novalidate>
+<div class="field">
+<label for="email">${escapeHtml(texts.emailLabel)}</label>
+<input id="email" name="email" type="email" autocomplete="username" inputmode="email" autocapitalize="none" spellcheck="false" maxlength="254" value="${escapeHtml(state.email)}" required autofocus${invalid}>
+${state.emailError ? `<p class="field-error" id="email-error" role="alert">${escapeHtml(state.emailError)}</p>` : ''}
+</div>
+<div class="actions">
+<button type="submit" class="button">${escapeHtml(texts.forgotSubmit)}</button>
+<a class="button button-secondary" href="${escapeHtml(state.backHref)}">${escapeHtml(texts.backToSignIn)}</a>
+</div>
+</form>`,
+  );
+}
+
+/** The same answer whether or not the address has an account. */
+export function forgotPasswordSentPage(
+  page: PageContext,
+  email: string,
+  minutes: number,
+  backHref: string,
+): string {
+  const { texts } = page;
+  const text = texts.forgotSentText.replace('{email}', email).replace('{minutes}', String(minutes));
+  return layout(
+    page,
+    texts.forgotSentTitle,
+    `<h1>${escapeHtml(texts.forgotSentTitle)}</h1>
+<p class="intro" role="status">${escapeHtml(text)}</p>
+<div class="actions">
+<a class="button" href="${escapeHtml(backHref)}">${escapeHtml(texts.backToSignIn)}</a>
+</div>`,
+  );
+}
+
+export interface ResetFormState {
+  action: string;
+  /** The account's address, for password managers (read-only). */
+  email: string;
+  /** What the new password breaks of the served rules, in the page's language. */
+  passwordErrors?: string[];
+}
+
+/** The page behind a reset link: a new password, checked on the server with the served rules. */
+export function resetPasswordPage(page: PageContext, state: ResetFormState): string {
+  const { texts } = page;
+  const errors = state.passwordErrors ?? [];
+  const invalid = errors.length ? ' aria-invalid="true" aria-describedby="password-error"' : '';
+  return layout(
+    page,
+    texts.resetTitle,
+    `<h1>${escapeHtml(texts.resetTitle)}</h1>
+<p class="intro">${escapeHtml(texts.resetIntro)}</p>
+<form method="post" action="${escapeHtml(state.action)}" novalidate>
+<input type="text" name="username" autocomplete="username" value="${escapeHtml(state.email)}" hidden readonly>
+<div class="field">
+<label for="password">${escapeHtml(texts.newPasswordLabel)}</label>
+<div class="field-control">
+<input id="password" name="password" type="password" autocomplete="new-password" maxlength="1024" required autofocus${invalid}>
+${revealButton(texts, 'password')}
+</div>
+${errors.length ? `<div class="field-error" id="password-error" role="alert">${errors.map((e) => `<p>${escapeHtml(e)}</p>`).join('')}</div>` : ''}
+</div>
+<div class="actions">
+<button type="submit" class="button">${escapeHtml(texts.resetSubmit)}</button>
+</div>
 </form>`,
     loginScriptUrl,
+  );
+}
+
+/** "This wasn't me": one button that ends every session, then the reset page. */
+export function notMePage(page: PageContext, action: string): string {
+  const { texts } = page;
+  return layout(
+    page,
+    texts.notMeTitle,
+    `<h1>${escapeHtml(texts.notMeTitle)}</h1>
+<p class="intro">${escapeHtml(texts.notMeText)}</p>
+<form method="post" action="${escapeHtml(action)}">
+<div class="actions">
+<button type="submit" class="button">${escapeHtml(texts.notMeSubmit)}</button>
+</div>
+</form>`,
   );
 }
 

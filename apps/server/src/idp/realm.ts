@@ -28,3 +28,11 @@ export const STYLESHEET_PATH = `${REALM_PATH}/resources/login.css`;
 export const SCRIPT_PATH = `${REALM_PATH}/resources/login.js`;
 
 export const issuerOf = (publicUrl: string) => `${publicUrl}${REALM_PATH}`;
+
+/** Account recovery pages (docs/product/security.md#forgot-password, #new-device-notice). */
+export const forgotPasswordPath = (uid: string) => `${loginPagePath(uid)}/forgot-password`;
+export const FORGOT_PASSWORD_ROUTE = `${LOGIN_PAGE_ROUTE}/forgot-password`;
+export const passwordResetPath = (token: string) => `${REALM_PATH}/password-reset/${token}`;
+export const PASSWORD_RESET_ROUTE = `${REALM_PATH}/password-reset/:token`;
+export const notMePath = (token: string) => `${REALM_PATH}/not-me/${token}`;
+export const NOT_ME_ROUTE = `${REALM_PATH}/not-me/:token`;

@@ -25,6 +25,7 @@ function fakeAuth(overrides: Partial<AuthSession> = {}): AuthSession {
   return {
     ensureSignedIn: vi.fn(async () => 'signed-in' as const),
     completeSignIn: vi.fn(async () => '/DE/de/myaccount'),
+    signInAgain: vi.fn(async () => {}),
     refreshNow: vi.fn(async () => {}),
     signOut: vi.fn(async () => {}),
     stop: vi.fn(),

@@ -140,6 +140,7 @@ export async function startApp(services: AppServices, env: StartUpEnvironment): 
   } else {
     const auth = env.createAuthSession(configResult.config, services);
     services.auth = auth;
+    services.signInAgain = () => auth.signInAgain();
     if (isAuthCallbackPath(env.location().pathname)) {
       try {
         env.replace(await auth.completeSignIn(env.location().href));

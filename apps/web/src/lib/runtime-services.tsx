@@ -10,6 +10,11 @@ export interface RuntimeServices {
   http: HttpClient;
   /** /config.json once start-up read and validated it; null before (and when it is invalid). */
   config: RuntimeConfig | null;
+  /**
+   * Signs the customer in again now (OIDC with max_age=0) and comes back to this address; null in a
+   * webview (the host owns the sign-in) and before start-up. Used by lib/forms/step-up.
+   */
+  signInAgain?: (() => Promise<void>) | null;
 }
 
 const RuntimeServicesContext = createContext<RuntimeServices | null>(null);

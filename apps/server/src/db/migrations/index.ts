@@ -10,6 +10,7 @@ import * as m0009 from './0009-change-notices.js';
 import * as m0010 from './0010-salutations-from-rules.js';
 import * as m0011 from './0011-security-events.js';
 import * as m0012 from './0012-sessions.js';
+import * as m0013 from './0013-account-recovery.js';
 
 /** Every migration, in order. Listed statically so the compiled server needs no file scanning. */
 export const migrations: Record<string, Migration> = {
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   '0010-salutations-from-rules': m0010,
   '0011-security-events': m0011,
   '0012-sessions': m0012,
+  '0013-account-recovery': m0013,
 };

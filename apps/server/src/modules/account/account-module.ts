@@ -12,7 +12,15 @@ export const accountModule: FastifyPluginAsync<{
   rules: AccountRules;
   emailChange: EmailChangeService;
   translations: TranslationSet;
-}> = async (app, { customers, rules, emailChange, translations }) => {
-  await app.register(personalDataRoutes, { customers, rules, emailChange, translations });
-  await app.register(passwordRoutes, { customers, rules, translations });
+  /** Step-up window of the e-mail and password changes (docs/product/security.md#step-up). */
+  recentSignInSeconds: number;
+}> = async (app, { customers, rules, emailChange, translations, recentSignInSeconds }) => {
+  await app.register(personalDataRoutes, {
+    customers,
+    rules,
+    emailChange,
+    translations,
+    recentSignInSeconds,
+  });
+  await app.register(passwordRoutes, { customers, rules, translations, recentSignInSeconds });
 };

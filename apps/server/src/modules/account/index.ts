@@ -2,3 +2,4 @@
 export { accountModule } from './account-module.js';
 export { loadAccountRules } from './account-rules-content.js';
 export { endOtherSessions } from './other-sessions.js';
+export { ruleText } from './account-texts.js';

@@ -18,6 +18,7 @@ import type { AccountRules } from './account-rules-content.js';
 import { ruleText } from './account-texts.js';
 import { endOtherSessions } from './other-sessions.js';
 import { recordSecurityEvent } from '../security-activity/index.js';
+import { assertRecentSignIn } from '../../plugins/recent-sign-in.js';
 import { ConstraintViolation } from '../../lib/constraint-violation.js';
 
 /**
@@ -30,7 +31,8 @@ export const passwordRoutes: FastifyPluginAsync<{
   customers: CustomerRepository;
   rules: AccountRules;
   translations: TranslationSet;
-}> = async (app, { customers, rules, translations }) => {
+  recentSignInSeconds: number;
+}> = async (app, { customers, rules, translations, recentSignInSeconds }) => {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const compiled = compileRules(rules.passwordMeta);
   const response = () => ({
@@ -72,6 +74,8 @@ export const passwordRoutes: FastifyPluginAsync<{
     },
     async (request) => {
       const customer = await signedInCustomer(customers, request);
+      // docs/product/security.md#step-up: a new password needs a recent sign-in.
+      assertRecentSignIn(request.customer!, recentSignInSeconds);
       const refuse = (violations: RuleViolation[]) =>
         new ConstraintViolation(
           400,

@@ -13,6 +13,7 @@ import {
 import { ApiError } from '../../lib/api-error.js';
 import { routePattern } from '../../lib/route-pattern.js';
 import { type CustomerRepository, signedInCustomer } from '../customers/index.js';
+import { assertRecentSignIn } from '../../plugins/recent-sign-in.js';
 import type { EmailChangeService } from '../email-change/index.js';
 import type { TranslationSet } from '../content/index.js';
 import type { AccountRules } from './account-rules-content.js';
@@ -47,8 +48,9 @@ export const personalDataRoutes: FastifyPluginAsync<{
   rules: AccountRules;
   emailChange: EmailChangeService;
   translations: TranslationSet;
+  recentSignInSeconds: number;
   now?: () => Date;
-}> = async (app, { customers, rules, emailChange, translations, now }) => {
+}> = async (app, { customers, rules, emailChange, translations, recentSignInSeconds, now }) => {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const personalData = createPersonalDataService({
     customers,
@@ -87,6 +89,7 @@ export const personalDataRoutes: FastifyPluginAsync<{
       personalData.save(await signedInCustomer(customers, request), request.body, {
         partial: false,
         schemaErrors: request.validationError?.validation,
+        beforeEmailChange: () => assertRecentSignIn(request.customer!, recentSignInSeconds),
       }),
   );
 
@@ -106,6 +109,7 @@ export const personalDataRoutes: FastifyPluginAsync<{
       personalData.save(await signedInCustomer(customers, request), request.body, {
         partial: true,
         schemaErrors: request.validationError?.validation,
+        beforeEmailChange: () => assertRecentSignIn(request.customer!, recentSignInSeconds),
       }),
   );
 

@@ -146,7 +146,12 @@ export interface PersonalDataService {
   save(
     customer: Customer,
     body: unknown,
-    how: { partial: boolean; schemaErrors?: readonly FastifySchemaValidationError[] },
+    how: {
+      partial: boolean;
+      schemaErrors?: readonly FastifySchemaValidationError[];
+      /** Step-up before a new e-mail address (docs/product/security.md#step-up); throws to refuse. */
+      beforeEmailChange?: () => void;
+    },
   ): Promise<PersonalDataResponse>;
 }
 
@@ -210,7 +215,11 @@ export function createPersonalDataService({
       })),
     );
 
-  const save: PersonalDataService['save'] = async (customer, body, { partial, schemaErrors }) => {
+  const save: PersonalDataService['save'] = async (
+    customer,
+    body,
+    { partial, schemaErrors, beforeEmailChange },
+  ) => {
     if (schemaErrors?.length) {
       // What the rules can read is judged by them, so a refusal names every broken rule at once.
       const readable = isRecord(body)
@@ -222,6 +231,14 @@ export function createPersonalDataService({
     const changes = normalised(body as Partial<PersonalDataRTO>);
     const { compiled, violations } = check(customer, changes, partial);
     if (violations.length) throw refusal(customer, violations);
+    const newEmail = changes.email?.trim().toLowerCase();
+    // Asking for a new address needs a recent sign-in; nothing is stored before this check.
+    if (
+      newEmail !== undefined &&
+      newEmail !== customer.email.toLowerCase() &&
+      (await emailChange.pending(customer.id))?.toLowerCase() !== newEmail
+    )
+      beforeEmailChange?.();
     const update: CustomerUpdate = {};
     for (const field of fields) {
       if (!(field in changes) || field === 'email' || compiled[field]?.invisible) continue;

@@ -3,7 +3,13 @@ import type { Db } from '../../db/database.js';
 
 /** What an e-mail or SMS is for; the outbox and its page group by it. */
 export type MessageKind =
-  'email-confirmation' | 'email-changed' | 'email-in-use' | 'mobile-pin' | 'newsletter';
+  | 'email-confirmation'
+  | 'email-changed'
+  | 'email-in-use'
+  | 'mobile-pin'
+  | 'newsletter'
+  | 'password-reset'
+  | 'new-device';
 
 export interface OutboundEmail {
   to: string;

@@ -13,6 +13,11 @@ export const messageKeys = [
   'mobile-pin.sms',
   'newsletter.subject',
   'newsletter.body',
+  'password-reset.subject',
+  'password-reset.body',
+  'new-device.subject',
+  'new-device.body',
+  'new-device.unknown',
   // The `text` of the mobile call's 400s: violation.{attribute}.{validator}.
   'violation.mobilePhone.required',
   'violation.mobilePhone.phone',

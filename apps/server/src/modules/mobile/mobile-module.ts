@@ -12,9 +12,12 @@ export const mobileModule: FastifyPluginAsync<{
   texts: MessageTexts;
   /** The served mobile and PIN rules (content/account-rules), enforced through the shared interpreter. */
   rules: MetaDataList;
-}> = async (app, { customers, messages, texts, rules }) => {
+  /** Step-up window of a mobile number change (docs/product/security.md#step-up). */
+  recentSignInSeconds: number;
+}> = async (app, { customers, messages, texts, rules, recentSignInSeconds }) => {
   await app.register(mobileRoutes, {
     customers,
+    recentSignInSeconds,
     mobile: createMobileService({ db: app.db, rules, sender: messages, texts }),
   });
 };

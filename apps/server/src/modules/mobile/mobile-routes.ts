@@ -10,6 +10,7 @@ import {
 } from '@roadpass/contracts';
 import { type CustomerRepository, signedInCustomer } from '../customers/index.js';
 import type { MobileService, MobileState } from './mobile-service.js';
+import { assertRecentSignIn } from '../../plugins/recent-sign-in.js';
 import { ConstraintViolation } from '../../lib/constraint-violation.js';
 
 // Rule breaks carry the spec's constraintViolationMetaInfo; schema errors the plain API error.
@@ -20,7 +21,8 @@ const errors = { 401: ApiErrorBody, 403: ApiErrorBody, 404: ApiErrorBody, 429: v
 export const mobileRoutes: FastifyPluginAsync<{
   customers: CustomerRepository;
   mobile: MobileService;
-}> = async (app, { customers, mobile }) => {
+  recentSignInSeconds: number;
+}> = async (app, { customers, mobile, recentSignInSeconds }) => {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const answer = (state: MobileState): MobileResponse => ({
     body: { mobilePhone: state.mobilePhone, pending: state.pending },
@@ -56,6 +58,8 @@ export const mobileRoutes: FastifyPluginAsync<{
     },
     async (request, reply) => {
       const customer = await signedInCustomer(customers, request);
+      // docs/product/security.md#step-up: both steps (PIN request and confirmation) need a recent sign-in.
+      assertRecentSignIn(request.customer!, recentSignInSeconds);
       const { mobilePhone, pin } = request.body;
       reply.header('cache-control', 'no-store');
       try {

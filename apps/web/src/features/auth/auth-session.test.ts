@@ -89,6 +89,18 @@ describe('auth session', () => {
     });
   });
 
+  it('signs in again for a step-up with max_age=0, back to the same address', async () => {
+    const { session, userManager } = setup(null);
+
+    await session.signInAgain();
+
+    expect(userManager.signinRedirect).toHaveBeenCalledWith({
+      max_age: 0,
+      ui_locales: 'de',
+      state: { returnTo: '/DE/de/myaccount?x=1' },
+    });
+  });
+
   it('sends no ui_locales when nothing names a language: the identity provider chooses (issue 17)', async () => {
     const { session, userManager } = setup(null, undefined, () => undefined);
 

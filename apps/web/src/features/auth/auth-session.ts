@@ -20,6 +20,11 @@ export interface AuthSession {
   ensureSignedIn(): Promise<SignInOutcome>;
   /** Finishes the sign-in on /login/callback; resolves with the address the user wanted. */
   completeSignIn(url: string): Promise<string>;
+  /**
+   * Step-up (docs/product/security.md#step-up): a new sign-in now (`max_age=0`: the identity
+   * provider asks for the password even with a session), back to the current address.
+   */
+  signInAgain(): Promise<void>;
   /** Renews the token now (refresh_token grant); a failure signs the user out. */
   refreshNow(): Promise<void>;
   /** RP-initiated logout with id_token_hint, back to `${origin}/`. */
@@ -63,9 +68,10 @@ export function createAuthSession(options: AuthSessionOptions): AuthSession {
     http.setToken(user?.access_token ?? null);
   }
 
-  async function signInRedirect(): Promise<void> {
+  async function signInRedirect(extra: { max_age?: number } = {}): Promise<void> {
     const uiLocales = options.uiLocales();
     return (await userManager()).signinRedirect({
+      ...extra,
       ...(uiLocales ? { ui_locales: uiLocales } : {}),
       state: { returnTo: safeReturnPath(currentPath()) },
     });
@@ -91,7 +97,7 @@ export function createAuthSession(options: AuthSessionOptions): AuthSession {
       handOver(null);
       void userManager()
         .then((manager) => manager.removeUser())
-        .then(signInRedirect);
+        .then(() => signInRedirect());
     },
   });
 
@@ -137,6 +143,10 @@ export function createAuthSession(options: AuthSessionOptions): AuthSession {
         }
         throw error;
       }
+    },
+
+    async signInAgain() {
+      await signInRedirect({ max_age: 0 });
     },
 
     async refreshNow() {

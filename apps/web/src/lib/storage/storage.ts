@@ -12,6 +12,8 @@ export const storageKeys = {
   customerContext: 'roadpass.customerContext',
   /** sessionStorage: where to continue after a detour, e.g. `loyalty/history` (docs/product/addresses-and-routes.md#screens-and-routes entry route). */
   redirect: 'roadpass.redirect',
+  /** sessionStorage prefix: a form's input kept across the step-up sign-in (lib/forms/step-up.ts). */
+  stepUpDraft: 'roadpass.stepUp.',
 } as const;
 
 /** Storage can be unavailable (privacy modes, blocked cookies): reads return null, writes are dropped. */

@@ -24,6 +24,7 @@ import { keptTogether, usePhoneFormat } from '@/lib/phone/use-phone-format';
 import { mobileQuery, updateMobile } from '../api/mobile-queries';
 import { mobileKeys } from '../api/query-keys';
 import './mobile-form.css';
+import { useStepUp } from '@/lib/forms/step-up';
 
 interface Values {
   mobilePhone: string;
@@ -67,6 +68,8 @@ export function MobileForm() {
   const [formMessages, setFormMessages] = useState<string[]>([]);
   const form = useForm<Values>({ defaultValues: { mobilePhone: '', pin: '' } });
   const { register, handleSubmit, setError, formState, setValue, clearErrors } = form;
+  // A new number needs a recent sign-in: the typed number comes back after it (never the PIN).
+  const handleStepUp = useStepUp('mobile', form);
   const pending: PendingMobilePhone | null = state.data?.body.pending ?? null;
   const resendAllowed = useReached(pending?.resendAvailableAt);
   const mutation = useMutation({
@@ -133,6 +136,7 @@ export function MobileForm() {
       queryClient.setQueryData(mobileKeys.state(), saved);
       return saved;
     } catch (error) {
+      if (handleStepUp(error)) return null;
       // The customer's text of each broken rule is in constraintViolationMetaInfo (docs/product/account-rules.md#validation-rules).
       const texts = constraintViolationsOf(error);
       const { handled, formMessages: rest } = setServerErrors(error, setError, {

@@ -18,6 +18,7 @@ import {
 } from '@/lib/forms/load-custom-validators';
 import { rangeLengthText } from '@/lib/forms/rule-messages';
 import { setConstraintViolations } from '@/lib/forms/constraint-errors';
+import { useStepUp } from '@/lib/forms/step-up';
 import { isOfflineError, useHttp } from '@/lib/http';
 import { passwordPolicyQuery } from '../api/get-password-policy';
 import { updatePassword } from '../api/update-password';
@@ -52,6 +53,8 @@ export function PasswordForm() {
   const { containerRef, focusErrors } = useErrorFocus();
   const values = useWatch({ control }) as Values;
   const customValidators = useCustomValidators();
+  // Nothing of this form is kept across the step-up sign-in: both fields are passwords.
+  const handleStepUp = useStepUp('password', form);
 
   const mutation = useMutation({ mutationFn: (update: Values) => updatePassword(http, update) });
 
@@ -102,6 +105,7 @@ export function PasswordForm() {
       reset();
       setStatus(t('password-saved'));
     } catch (error) {
+      if (handleStepUp(error)) return;
       const { handled, formMessages: rest } = setConstraintViolations(error, setError, { fields });
       setFormMessages(
         handled ? rest : [t(isOfflineError(error) ? 'account-save-offline' : 'account-save-error')],

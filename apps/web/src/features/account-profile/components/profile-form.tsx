@@ -46,6 +46,7 @@ import {
 import { useProfileRules } from './use-profile-rules';
 import './profile.css';
 import { updateSessionUser } from '@/lib/session/session-user';
+import { useStepUp } from '@/lib/forms/step-up';
 
 interface ProfileFormProps {
   /** The saved profile with the customer's rules (GET or the last PUT). */
@@ -113,6 +114,8 @@ export function ProfileForm({ data, mobileHref }: ProfileFormProps) {
     shouldFocusError: false,
   });
   const { register, handleSubmit, setError, formState, reset, trigger } = form;
+  // A new e-mail address needs a recent sign-in: the typed profile comes back after it.
+  const handleStepUp = useStepUp('profile', form);
   const { containerRef, focusErrors } = useErrorFocus();
   const { errors, isSubmitted } = formState;
 
@@ -181,6 +184,7 @@ export function ProfileForm({ data, mobileHref }: ProfileFormProps) {
           : t('profile-saved'),
       );
     } catch (error) {
+      if (handleStepUp(error)) return;
       const { handled, formMessages: rest } = setServerErrors(error, setError, {
         fields: inputFields,
         describe: (violation) =>
