@@ -147,7 +147,13 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   await app.register(customersModule, { customers });
   await app.register(accountModule, { customers, rules: accountRules, emailChange, translations });
   await app.register(consentsModule, { customers, content: loyaltyContent });
-  await app.register(loyaltyModule, { config, customers, content: loyaltyContent });
+  await app.register(loyaltyModule, {
+    config,
+    customers,
+    content: loyaltyContent,
+    messages,
+    texts: messageTexts,
+  });
   await app.register(emailChangeModule, { emailChange });
   await app.register(mobileModule, {
     customers,

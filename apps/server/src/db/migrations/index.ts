@@ -8,6 +8,7 @@ import * as m0007 from './0007-account-messaging.js';
 import * as m0008 from './0008-error-reports.js';
 import * as m0009 from './0009-change-notices.js';
 import * as m0010 from './0010-salutations-from-rules.js';
+import * as m0015 from './0015-points-expiry-reminders.js';
 
 /** Every migration, in order. Listed statically so the compiled server needs no file scanning. */
 export const migrations: Record<string, Migration> = {
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   '0008-error-reports': m0008,
   '0009-change-notices': m0009,
   '0010-salutations-from-rules': m0010,
+  '0015-points-expiry-reminders': m0015,
 };

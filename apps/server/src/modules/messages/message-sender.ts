@@ -3,7 +3,12 @@ import type { Db } from '../../db/database.js';
 
 /** What an e-mail or SMS is for; the outbox and its page group by it. */
 export type MessageKind =
-  'email-confirmation' | 'email-changed' | 'email-in-use' | 'mobile-pin' | 'newsletter';
+  | 'email-confirmation'
+  | 'email-changed'
+  | 'email-in-use'
+  | 'mobile-pin'
+  | 'newsletter'
+  | 'points-expiry';
 
 export interface OutboundEmail {
   to: string;
@@ -25,6 +30,14 @@ export interface MessageSender {
   /** Resolves with the outbox id once stored (and, with a transport, handed over or failed). */
   sendEmail(message: OutboundEmail): Promise<string>;
   sendSms(message: OutboundSms): Promise<string>;
+  /**
+   * Stores an e-mail in the outbox through `db`, the caller's transaction, without delivering it: a
+   * job that records "sent" in the same transaction (points reminders, decision 0035) then calls
+   * `deliverStored` after the commit, so a rolled-back transaction never reaches a mailbox.
+   */
+  storeEmail(db: Db, message: OutboundEmail): Promise<string>;
+  /** Delivers an e-mail `storeEmail` stored (its transaction committed); a no-op without a transport. */
+  deliverStored(id: string): Promise<void>;
 }
 
 /** Delivers an e-mail (SMTP in production). Throws when the mail server refuses it. */
@@ -56,8 +69,9 @@ export function createMessageSender({ db, log, from, mail, sms }: MessageSenderO
   async function store(
     channel: 'email' | 'sms',
     message: { to: string; subject?: string; text: string; kind: MessageKind; customerId?: string | null },
+    executor: Db = db,
   ): Promise<string> {
-    const row = await db
+    const row = await executor
       .insertInto('outbox')
       .values({
         channel,
@@ -97,6 +111,24 @@ export function createMessageSender({ db, log, from, mail, sms }: MessageSenderO
         );
       } else log.info({ outboxId: id, channel: 'email', kind: message.kind }, 'message kept in the outbox');
       return id;
+    },
+    storeEmail: (executor, message) => store('email', message, executor),
+    async deliverStored(id) {
+      const row = await db
+        .selectFrom('outbox')
+        .select(['recipient', 'subject', 'body', 'kind', 'delivered_at'])
+        .where('id', '=', id)
+        .where('channel', '=', 'email')
+        .executeTakeFirst();
+      if (!row || row.delivered_at) return;
+      const kind = row.kind as MessageKind;
+      if (!mail) {
+        log.info({ outboxId: id, channel: 'email', kind }, 'message kept in the outbox');
+        return;
+      }
+      await deliver(id, 'email', kind, () =>
+        mail.send({ from, to: row.recipient, subject: row.subject ?? '', text: row.body }),
+      );
     },
     async sendSms(message) {
       const id = await store('sms', message);

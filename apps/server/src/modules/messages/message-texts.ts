@@ -13,6 +13,9 @@ export const messageKeys = [
   'mobile-pin.sms',
   'newsletter.subject',
   'newsletter.body',
+  'points-expiry.subject',
+  'points-expiry.body',
+  'points-expiry.line',
   // The `text` of the mobile call's 400s: violation.{attribute}.{validator}.
   'violation.mobilePhone.required',
   'violation.mobilePhone.phone',
