@@ -165,6 +165,8 @@ export const LoyaltyExpiryForecast = Type.Object({
     }),
     Type.Null(),
   ]),
+  /** Days before an expiry that reminders go out (the server's LOYALTY_REMINDER_DAYS), largest first. */
+  reminderDays: Type.Array(Type.Integer({ minimum: 1, maximum: 365 })),
 });
 export type LoyaltyExpiryForecast = Type.Static<typeof LoyaltyExpiryForecast>;
 

@@ -28,7 +28,7 @@ export interface ForecastInput {
  * tier's next computation to keep it (loyalty-rules.ts `nextTierState`: at `tierExpirationDate` the
  * tier is computed again from the points of the 12 months before it).
  */
-export function expiryForecast(input: ForecastInput): LoyaltyExpiryForecast {
+export function expiryForecast(input: ForecastInput): Omit<LoyaltyExpiryForecast, 'reminderDays'> {
   const { now, rules } = input;
   const open = input.lots
     .filter((lot) => lot.remaining > 0 && lot.expiresAt.getTime() > now.getTime())

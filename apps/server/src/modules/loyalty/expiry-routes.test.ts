@@ -48,6 +48,7 @@ describe('expiry forecast call', () => {
     expect(res.statusCode).toBe(200);
     const forecast = res.json<LoyaltyExpiryForecast>();
     expect(forecast.months).toHaveLength(12);
+    expect(forecast.reminderDays).toEqual([30, 7]);
     expect(forecast.months[0]!.month).toBe(new Date().toISOString().slice(0, 7));
     expect(forecast.months.filter((m) => m.points > 0).length).toBeGreaterThanOrEqual(8);
     expect(forecast.nextExpiry!.points).toBeGreaterThan(0);

@@ -89,7 +89,10 @@ export const loyaltyRoutes: FastifyPluginAsync<LoyaltyRoutesOptions> = async (
         response: { 200: LoyaltyExpiryForecast, ...errorResponses },
       },
     },
-    async (request) => service.expiryForecast(request.customer!.customerId),
+    async (request) => ({
+      ...(await service.expiryForecast(request.customer!.customerId)),
+      reminderDays: reminders.windows.map((w) => w.toDays),
+    }),
   );
 
   const remindersPath = routePattern(apiPaths.pointsReminders, 'uuid');

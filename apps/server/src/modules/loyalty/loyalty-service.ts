@@ -352,7 +352,10 @@ export function createLoyaltyService({ db, content, clock = systemClock, cache }
      * The expiry forecast of docs/product/loyalty.md#points-expiry-forecast for a member, from their open
      * lots after what is due was applied (the lots' remainders are what oldest-first spending left).
      */
-    async expiryForecast(customerId: string, now: Date = clock()): Promise<LoyaltyExpiryForecast> {
+    async expiryForecast(
+      customerId: string,
+      now: Date = clock(),
+    ): Promise<Omit<LoyaltyExpiryForecast, 'reminderDays'>> {
       const id = customerKey(customerId);
       const state = await memberState(id, now);
       if (!state) throw loyaltyErrors.notAMember();

@@ -12,6 +12,8 @@ export const storageKeys = {
   customerContext: 'roadpass.customerContext',
   /** sessionStorage: where to continue after a detour, e.g. `loyalty/history` (docs/product/addresses-and-routes.md#screens-and-routes entry route). */
   redirect: 'roadpass.redirect',
+  /** localStorage: the points expiry hints already handed to the native app (their keys, docs/native-bridge.md). */
+  pointsExpiryHints: 'roadpass.pointsExpiryHints',
 } as const;
 
 /** Storage can be unavailable (privacy modes, blocked cookies): reads return null, writes are dropped. */
