@@ -166,7 +166,13 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     recentSignInSeconds: config.recentSignInSeconds,
   });
   await app.register(consentsModule, { customers, content: loyaltyContent });
-  await app.register(loyaltyModule, { config, customers, content: loyaltyContent });
+  await app.register(loyaltyModule, {
+    config,
+    customers,
+    content: loyaltyContent,
+    messages,
+    texts: messageTexts,
+  });
   await app.register(emailChangeModule, { emailChange });
   await app.register(mobileModule, {
     customers,

@@ -201,6 +201,21 @@ const envSchema = Type.Object({
     'x-default-from': ({ env }) => (env === 'test' ? 0 : 3600),
     'x-default-text': '`3600` (`0` in test)',
   }),
+  LOYALTY_REMINDER_DAYS: Type.String({
+    default: '30,7',
+    pattern: '^([1-9][0-9]?|[1-2][0-9]{2}|3[0-5][0-9]|36[0-5])(,([1-9][0-9]?|[1-2][0-9]{2}|3[0-5][0-9]|36[0-5])){0,4}$',
+    ...annotate({
+      description:
+        'days before points expire that a points reminder e-mail is sent, one reminder per number (decision 0035)',
+      'x-allowed': 'up to five whole days 1–365, comma-separated',
+    }),
+  }),
+  LOYALTY_REMINDER_INTERVAL_SECONDS: integer(0, 7 * 86_400, 3600, {
+    description: 'how often each instance sends the points reminders that are due; `0` turns it off',
+    // Tests run the reminder job when they mean to.
+    'x-default-from': ({ env }) => (env === 'test' ? 0 : 3600),
+    'x-default-text': '`3600` (`0` in test)',
+  }),
   // Batches sent back to back may take a third of the time: on two cores customers' reads keep
   // 70–96 % of their idle rate (those that need embedded PGlite too), and the rental system still
   // gets about 1 000 events a second through (decision 0013).

@@ -72,6 +72,10 @@ export interface AppConfig {
   loyaltyAudience: string;
   /** How often each instance runs points and tier expiry for everyone; 0 turns the timer off. */
   loyaltyExpiryIntervalSeconds: number;
+  /** Days before points expire that a reminder is sent, largest first (decision 0035). */
+  loyaltyReminderDays: number[];
+  /** How often each instance sends due points reminders; 0 turns the timer off. */
+  loyaltyReminderIntervalSeconds: number;
   /** Most of the time back-to-back event batches may take, in percent (decision 0013). */
   loyaltyBatchSharePercent: number;
   /** Event batches that may wait for their turn; one more gets 429. */
@@ -318,6 +322,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     loyaltyClientSecret: settings.LOYALTY_CLIENT_SECRET,
     loyaltyAudience: settings.LOYALTY_AUDIENCE,
     loyaltyExpiryIntervalSeconds: settings.LOYALTY_EXPIRY_INTERVAL_SECONDS,
+    loyaltyReminderDays: [...new Set(settings.LOYALTY_REMINDER_DAYS.split(',').map(Number))].sort((a, b) => b - a),
+    loyaltyReminderIntervalSeconds: settings.LOYALTY_REMINDER_INTERVAL_SECONDS,
     loyaltyBatchSharePercent: settings.LOYALTY_BATCH_SHARE_PERCENT,
     loyaltyBatchQueue: settings.LOYALTY_BATCH_QUEUE,
     smtpUrl: settings.SMTP_URL,

@@ -43,6 +43,10 @@ export const apiPaths = {
     `/api/customer/loyalty-service/customer/${encodeURIComponent(uuid)}/history`,
   loyaltyPartnerCode: (uuid: string, slug: string) =>
     `/api/customer/loyalty-service/customer/${encodeURIComponent(uuid)}/partner-code/${encodeURIComponent(slug)}`,
+  loyaltyExpiryForecast: (uuid: string) =>
+    `/api/customer/loyalty-service/customer/${encodeURIComponent(uuid)}/expiry-forecast`,
+  pointsReminders: (uuid: string) =>
+    `/api/customer/loyalty-service/customer/${encodeURIComponent(uuid)}/points-reminders`,
 
   /**
    * No login, no anti-forgery header: the error reporting SDK's tunnel (Sentry envelopes). It only

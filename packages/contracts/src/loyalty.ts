@@ -128,3 +128,54 @@ export const LoyaltyEventBatchResult = Type.Object({
   outcomes: Type.Array(LoyaltyEventOutcome),
 });
 export type LoyaltyEventBatchResult = Type.Static<typeof LoyaltyEventBatchResult>;
+
+/** Months the expiry forecast covers: this calendar month and the 11 after it (UTC). */
+export const EXPIRY_FORECAST_MONTHS = 12;
+
+/** One calendar month of the expiry forecast: the points that expire in it if nothing is spent. */
+export const LoyaltyExpiryMonth = Type.Object({
+  /** The month, `YYYY-MM` (UTC). */
+  month: Type.String({ pattern: '^[0-9]{4}-(0[1-9]|1[0-2])$' }),
+  points: Type.Integer({ minimum: 0 }),
+});
+export type LoyaltyExpiryMonth = Type.Static<typeof LoyaltyExpiryMonth>;
+
+/**
+ * GET /api/customer/loyalty-service/customer/{uuid}/expiry-forecast (docs/product/loyalty.md#points-expiry-forecast):
+ * what expires when, from the ledger's own lots as they stand after oldest-first spending, and what
+ * keeps the tier at its next computation.
+ */
+export const LoyaltyExpiryForecast = Type.Object({
+  /** Exactly EXPIRY_FORECAST_MONTHS months, oldest first, months without expiry with 0 points. */
+  months: Type.Array(LoyaltyExpiryMonth),
+  /** The next moment points expire and how many then; null when no points are waiting to expire. */
+  nextExpiry: Type.Union([
+    Type.Object({ points: Type.Integer({ minimum: 1 }), date: Type.String({ format: 'date-time' }) }),
+    Type.Null(),
+  ]),
+  /**
+   * What keeps the current tier when it is computed again on `date`: `pointsNeeded` more points
+   * collected by then (0: already enough). Null for the entry tier, which never lapses.
+   */
+  tierKeep: Type.Union([
+    Type.Object({
+      tier: TierSlugSchema,
+      date: Type.String({ format: 'date-time' }),
+      pointsNeeded: Type.Integer({ minimum: 0 }),
+    }),
+    Type.Null(),
+  ]),
+  /** Days before an expiry that reminders go out (the server's LOYALTY_REMINDER_DAYS), largest first. */
+  reminderDays: Type.Array(Type.Integer({ minimum: 1, maximum: 365 })),
+});
+export type LoyaltyExpiryForecast = Type.Static<typeof LoyaltyExpiryForecast>;
+
+/**
+ * GET/PUT /api/customer/loyalty-service/customer/{uuid}/points-reminders (docs/product/account.md#points-reminders):
+ * whether the customer gets points expiry reminders (a service message, on unless turned off).
+ */
+export const PointsReminderSetting = Type.Object(
+  { pointsReminders: Type.Boolean() },
+  { additionalProperties: false },
+);
+export type PointsReminderSetting = Type.Static<typeof PointsReminderSetting>;

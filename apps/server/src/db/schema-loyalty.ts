@@ -42,9 +42,29 @@ export interface LoyaltyPartnerCodeTable {
   created_at: Timestamp;
 }
 
-/** Tables of the loyalty module (ledger, accounts, partner codes). */
+/** One reminder of one expiring lot (migration 0015): the key (event_id, kind) makes it once only. */
+export interface LoyaltyExpiryReminderTable {
+  event_id: ColumnType<string | number, string | number, never>;
+  kind: string;
+  customer_id: string;
+  expires_at: Date;
+  points: number;
+  outbox_id: string | null;
+  created_at: Timestamp;
+}
+
+/** The customer's "Points reminders" choice; no row means on (migration 0015). */
+export interface PointsReminderSettingTable {
+  customer_id: string;
+  points_reminders: boolean;
+  updated_at: Timestamp;
+}
+
+/** Tables of the loyalty module (ledger, accounts, partner codes, expiry reminders). */
 export interface LoyaltyTables {
   loyalty_accounts: LoyaltyAccountTable;
   loyalty_events: LoyaltyEventTable;
   loyalty_partner_codes: LoyaltyPartnerCodeTable;
+  loyalty_expiry_reminders: LoyaltyExpiryReminderTable;
+  points_reminder_settings: PointsReminderSettingTable;
 }

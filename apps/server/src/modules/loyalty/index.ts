@@ -7,3 +7,6 @@ export { addMonths, systemClock, incomingEventViolations } from './loyalty-rules
 export { serviceClientSecret, serviceClientSettings } from './service-client.js';
 export { createLoyaltyService } from './loyalty-service.js';
 export { startExpiryTimer } from './expiry-timer.js';
+export { createExpiryReminders, reminderWindows } from './expiry-reminders.js';
+export type { ExpiryReminders } from './expiry-reminders.js';
+export { expiryForecast } from './expiry-forecast.js';

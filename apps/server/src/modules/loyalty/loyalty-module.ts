@@ -9,20 +9,31 @@ import { startExpiryTimer } from './expiry-timer.js';
 import { internalEventsRoutes } from './internal-events-routes.js';
 import { loyaltyRoutes } from './loyalty-routes.js';
 import { createLoyaltyService } from './loyalty-service.js';
+import { createExpiryReminders } from './expiry-reminders.js';
+import type { MessageSender, MessageTexts } from '../messages/index.js';
 import { serviceClientSecret } from './service-client.js';
 
 /**
  * The loyalty programme's server side: the member calls of docs/product/api.md#calls, the internal events endpoint for
- * the rental system, and the expiry timer (docs/product/loyalty.md#loyalty-rules).
+ * the rental system, the expiry timer (docs/product/loyalty.md#loyalty-rules) and the points reminders.
  */
 export const loyaltyModule: FastifyPluginAsync<{
   config: AppConfig;
   customers: CustomerRepository;
   content: LoyaltyContent;
-}> = async (app, { config, customers, content }) => {
+  messages: MessageSender;
+  texts: MessageTexts;
+}> = async (app, { config, customers, content, messages, texts }) => {
   const service = createLoyaltyService({ db: app.db, content, cache: app.readCaches.loyalty });
+  const reminders = createExpiryReminders({
+    db: app.db,
+    sender: messages,
+    texts,
+    publicUrl: config.publicUrl,
+    days: config.loyaltyReminderDays,
+  });
 
-  await app.register(loyaltyRoutes, { customers, service });
+  await app.register(loyaltyRoutes, { customers, service, reminders });
 
   // Tokens come from the external realm's service account, or from the embedded provider's service
   // client when it has a secret (none in production unless LOYALTY_CLIENT_SECRET is set).
@@ -55,6 +66,21 @@ export const loyaltyModule: FastifyPluginAsync<{
       },
       config.loyaltyExpiryIntervalSeconds * 1000,
       (err) => log.error({ err }, 'loyalty expiry run failed'),
+    );
+    app.addHook('onClose', () => timer.stop());
+  }
+
+  // Points reminders (docs/product/loyalty.md#expiry-reminders): every instance runs them, as it runs
+  // expiry; the (lot, kind) key lets one of them write each reminder (decision 0035).
+  if (config.loyaltyReminderIntervalSeconds > 0) {
+    const log = app.log.child({ module: 'loyalty-reminders' });
+    const timer = startExpiryTimer(
+      async () => {
+        const totals = await reminders.run();
+        if (totals.emails > 0) log.info(totals, 'points expiry reminders written');
+      },
+      config.loyaltyReminderIntervalSeconds * 1000,
+      (err) => log.error({ err }, 'points reminder run failed'),
     );
     app.addHook('onClose', () => timer.stop());
   }

@@ -8,10 +8,13 @@ import {
   legalEntityById,
   LoyaltyHistoryPage,
   LoyaltyHistoryQuery,
+  LoyaltyExpiryForecast,
   LoyaltyPartnerCode,
   LoyaltyTierDetails,
+  PointsReminderSetting,
   RewardSlug,
 } from '@roadpass/contracts';
+import type { ExpiryReminders } from './expiry-reminders.js';
 import { type CustomerRepository, signedInCustomer } from '../customers/index.js';
 import { loyaltyErrors } from './loyalty-errors.js';
 import type { LoyaltyService, MemberState } from './loyalty-service.js';
@@ -35,6 +38,7 @@ const toPartnerCode = (row: PartnerCodeRow): LoyaltyPartnerCode => ({
 export interface LoyaltyRoutesOptions {
   customers: CustomerRepository;
   service: LoyaltyService;
+  reminders: ExpiryReminders;
 }
 
 declare module 'fastify' {
@@ -47,7 +51,7 @@ declare module 'fastify' {
 /** The loyalty calls of docs/product/api.md#calls, for the signed-in member's own account only. */
 export const loyaltyRoutes: FastifyPluginAsync<LoyaltyRoutesOptions> = async (
   app,
-  { customers, service },
+  { customers, service, reminders },
 ) => {
   // The member state the request's membership check read (tier details answer from it): a field of
   // the request, as a WeakMap keyed by request cost a measurable share of a cached call.
@@ -63,7 +67,69 @@ export const loyaltyRoutes: FastifyPluginAsync<LoyaltyRoutesOptions> = async (
     request.loyaltyMemberState = state;
   };
 
+  /** {uuid} must be the signed-in customer (403); no membership needed (the privacy page's choice). */
+  const ownAccount = async (request: FastifyRequest) => {
+    const { uuid } = request.params as { uuid: string };
+    if (uuid.toLowerCase() !== request.customer!.customerId.toLowerCase()) throw loyaltyErrors.otherCustomer();
+    await signedInCustomer(customers, request);
+  };
+
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
+
+  r.get(
+    routePattern(apiPaths.loyaltyExpiryForecast, 'uuid'),
+    {
+      preHandler: ownMembership,
+      schema: {
+        tags: ['loyalty'],
+        summary:
+          "The member's points expiring in each of the next 12 months, the nearest expiry and what keeps the tier",
+        security: [{ bearer: [] }],
+        params: OwnAccountParams,
+        response: { 200: LoyaltyExpiryForecast, ...errorResponses },
+      },
+    },
+    async (request) => ({
+      ...(await service.expiryForecast(request.customer!.customerId)),
+      reminderDays: reminders.windows.map((w) => w.toDays),
+    }),
+  );
+
+  const remindersPath = routePattern(apiPaths.pointsReminders, 'uuid');
+  r.get(
+    remindersPath,
+    {
+      preHandler: ownAccount,
+      schema: {
+        tags: ['loyalty'],
+        summary: 'Whether the customer gets points expiry reminders (on unless turned off)',
+        security: [{ bearer: [] }],
+        params: OwnAccountParams,
+        response: { 200: PointsReminderSetting, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return { pointsReminders: await reminders.enabled(request.customer!.customerId) };
+    },
+  );
+  r.put(
+    remindersPath,
+    {
+      preHandler: ownAccount,
+      schema: {
+        tags: ['loyalty'],
+        summary: 'Turns points expiry reminders on or off for the customer',
+        security: [{ bearer: [] }],
+        params: OwnAccountParams,
+        body: PointsReminderSetting,
+        response: { 200: PointsReminderSetting, ...errorResponses },
+      },
+    },
+    async (request) => ({
+      pointsReminders: await reminders.setEnabled(request.customer!.customerId, request.body.pointsReminders),
+    }),
+  );
 
   r.get(
     routePattern(apiPaths.loyaltyTierDetails, 'uuid'),

@@ -1,4 +1,5 @@
 import type {
+  LoyaltyExpiryForecast,
   LoyaltyEventInput,
   LoyaltyEventOutcome,
   LoyaltyHistoryPage,
@@ -25,6 +26,7 @@ import {
 } from './loyalty-repository.js';
 import { expirySourceId, qualifyingWindowStart, systemClock, tierRank, type Clock } from './loyalty-rules.js';
 import { loyaltyErrors } from './loyalty-errors.js';
+import { expiryForecast } from './expiry-forecast.js';
 import { generatePartnerCode } from './partner-code.js';
 
 export type { CustomerExpiry };
@@ -345,6 +347,33 @@ export function createLoyaltyService({ db, content, clock = systemClock, cache }
     memberState,
 
     historyJson,
+
+    /**
+     * The expiry forecast of docs/product/loyalty.md#points-expiry-forecast for a member, from their open
+     * lots after what is due was applied (the lots' remainders are what oldest-first spending left).
+     */
+    async expiryForecast(
+      customerId: string,
+      now: Date = clock(),
+    ): Promise<Omit<LoyaltyExpiryForecast, 'reminderDays'>> {
+      const id = customerKey(customerId);
+      const state = await memberState(id, now);
+      if (!state) throw loyaltyErrors.notAMember();
+      const q = loyaltyQueries(db);
+      const lots = await q.openLots([], [id], now);
+      const { tier, tierExpirationDate } = state.details;
+      const tierDate = tierExpirationDate === null ? null : new Date(tierExpirationDate);
+      const collected =
+        tierDate === null ? 0 : ((await q.collectedSince([id], qualifyingWindowStart(tierDate))).get(id) ?? 0);
+      return expiryForecast({
+        now,
+        lots,
+        tier,
+        tierExpirationDate: tierDate,
+        collectedForTier: collected,
+        rules: content.tierRules,
+      });
+    },
 
     /**
      * One history page, newest first, parsed: the members' call's page (historyJson). Page k covers

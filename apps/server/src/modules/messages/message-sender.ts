@@ -9,7 +9,8 @@ export type MessageKind =
   | 'mobile-pin'
   | 'newsletter'
   | 'password-reset'
-  | 'new-device';
+  | 'new-device'
+  | 'points-expiry';
 
 export interface OutboundEmail {
   to: string;
@@ -31,6 +32,14 @@ export interface MessageSender {
   /** Resolves with the outbox id once stored (and, with a transport, handed over or failed). */
   sendEmail(message: OutboundEmail): Promise<string>;
   sendSms(message: OutboundSms): Promise<string>;
+  /**
+   * Stores an e-mail in the outbox through `db`, the caller's transaction, without delivering it: a
+   * job that records "sent" in the same transaction (points reminders, decision 0035) then calls
+   * `deliverStored` after the commit, so a rolled-back transaction never reaches a mailbox.
+   */
+  storeEmail(db: Db, message: OutboundEmail): Promise<string>;
+  /** Delivers an e-mail `storeEmail` stored (its transaction committed); a no-op without a transport. */
+  deliverStored(id: string): Promise<void>;
 }
 
 /** Delivers an e-mail (SMTP in production). Throws when the mail server refuses it. */
@@ -62,8 +71,9 @@ export function createMessageSender({ db, log, from, mail, sms }: MessageSenderO
   async function store(
     channel: 'email' | 'sms',
     message: { to: string; subject?: string; text: string; kind: MessageKind; customerId?: string | null },
+    executor: Db = db,
   ): Promise<string> {
-    const row = await db
+    const row = await executor
       .insertInto('outbox')
       .values({
         channel,
@@ -103,6 +113,24 @@ export function createMessageSender({ db, log, from, mail, sms }: MessageSenderO
         );
       } else log.info({ outboxId: id, channel: 'email', kind: message.kind }, 'message kept in the outbox');
       return id;
+    },
+    storeEmail: (executor, message) => store('email', message, executor),
+    async deliverStored(id) {
+      const row = await db
+        .selectFrom('outbox')
+        .select(['recipient', 'subject', 'body', 'kind', 'delivered_at'])
+        .where('id', '=', id)
+        .where('channel', '=', 'email')
+        .executeTakeFirst();
+      if (!row || row.delivered_at) return;
+      const kind = row.kind as MessageKind;
+      if (!mail) {
+        log.info({ outboxId: id, channel: 'email', kind }, 'message kept in the outbox');
+        return;
+      }
+      await deliver(id, 'email', kind, () =>
+        mail.send({ from, to: row.recipient, subject: row.subject ?? '', text: row.body }),
+      );
     },
     async sendSms(message) {
       const id = await store('sms', message);

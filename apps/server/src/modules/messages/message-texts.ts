@@ -18,6 +18,9 @@ export const messageKeys = [
   'new-device.subject',
   'new-device.body',
   'new-device.unknown',
+  'points-expiry.subject',
+  'points-expiry.body',
+  'points-expiry.line',
   // The `text` of the mobile call's 400s: violation.{attribute}.{validator}.
   'violation.mobilePhone.required',
   'violation.mobilePhone.phone',

@@ -7,6 +7,7 @@ export {
   didNavigateForward,
   enableLoyaltyPushNotifications,
   isWebView,
+  pointsExpiryHint,
   postToHost,
   refreshAuthToken,
   type BridgeMessageName,

@@ -8,6 +8,7 @@ import {
   didNavigateForward,
   enableLoyaltyPushNotifications,
   isWebView,
+  pointsExpiryHint,
   refreshAuthToken,
   type BridgeMessageName,
 } from '.';
@@ -20,7 +21,16 @@ const messageNames: BridgeMessageName[] = [
   'didNavigateBackward',
   'didNavigateForward',
   'enableLoyaltyPushNotifications',
+  'pointsExpiryHint',
 ];
+
+const hint = {
+  key: '2027-03-01T09:00:00.000Z:days-30',
+  points: 850,
+  expiresAt: '2027-03-01T09:00:00.000Z',
+  title: 'Your points expire soon',
+  text: '850 points expire on 1 March',
+};
 
 /** Every call of the bridge's API once, with the payload each should send. */
 const calls: [BridgeMessageName, () => unknown, unknown][] = [
@@ -42,6 +52,11 @@ const calls: [BridgeMessageName, () => unknown, unknown][] = [
     'enableLoyaltyPushNotifications',
     enableLoyaltyPushNotifications,
     { v: 1, type: 'enableLoyaltyPushNotifications' },
+  ],
+  [
+    'pointsExpiryHint',
+    () => pointsExpiryHint(hint),
+    { v: 1, type: 'pointsExpiryHint', ...hint },
   ],
 ];
 

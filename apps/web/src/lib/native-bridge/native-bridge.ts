@@ -15,6 +15,11 @@ export interface BridgeMessages {
   didNavigateBackward: { path: string };
   didNavigateForward: { path: string };
   enableLoyaltyPushNotifications: Record<string, never>;
+  /**
+   * Points expire soon and loyalty notifications are on: the host shows a notification, once per `key`
+   * (one expiry date and reminder kind), with this title and text (docs/native-bridge.md).
+   */
+  pointsExpiryHint: { key: string; points: number; expiresAt: string; title: string; text: string };
 }
 
 export type BridgeMessageName = keyof BridgeMessages;
@@ -73,6 +78,8 @@ export const refreshAuthToken = (requestId: string): boolean => postToHost('refr
 export const clearHistory = (): boolean => postToHost('clearHistory', {});
 export const checkHistory = (): boolean => postToHost('checkHistory', {});
 export const enableLoyaltyPushNotifications = (): boolean => postToHost('enableLoyaltyPushNotifications', {});
+export const pointsExpiryHint = (hint: BridgeMessages['pointsExpiryHint']): boolean =>
+  postToHost('pointsExpiryHint', hint);
 export const didNavigateForward = (path: string = window.location.pathname): boolean =>
   postToHost('didNavigateForward', { path });
 export const didNavigateBackward = (path: string = window.location.pathname): boolean =>

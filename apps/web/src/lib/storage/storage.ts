@@ -14,6 +14,8 @@ export const storageKeys = {
   redirect: 'roadpass.redirect',
   /** sessionStorage prefix: a form's input kept across the step-up sign-in (lib/forms/step-up.ts). */
   stepUpDraft: 'roadpass.stepUp.',
+  /** localStorage: the points expiry hints already handed to the native app (their keys, docs/native-bridge.md). */
+  pointsExpiryHints: 'roadpass.pointsExpiryHints',
 } as const;
 
 /** Storage can be unavailable (privacy modes, blocked cookies): reads return null, writes are dropped. */

@@ -1,14 +1,16 @@
 import { ConsentSettings } from '@/features/account-privacy/components/consent-settings';
 import { NewsletterSetting } from '@/features/account-privacy/components/newsletter-setting';
+import { PointsRemindersSetting } from '@/features/account-privacy/components/points-reminders-setting';
 import { AccountSubPageRoute } from './account-sub-page-route';
 
-/** /{COUNTRY}/{lang}/myaccount/privacy: the consents the customer may edit, then the newsletter. */
+/** /{COUNTRY}/{lang}/myaccount/privacy: the consents the customer may edit, points reminders, then the newsletter. */
 export default function PrivacyRoute() {
   return (
     <AccountSubPageRoute titleKey="privacy-title">
       {(user) => (
         <>
           <ConsentSettings user={user} />
+          <PointsRemindersSetting user={user} />
           <NewsletterSetting />
         </>
       )}

@@ -60,6 +60,7 @@ export function useToggleConsent(user: SessionUser, handlers: ConsentToggleHandl
       for (const key of [
         loyaltyKeys.tierDetails(user.uuid),
         loyaltyKeys.history(user.uuid),
+        loyaltyKeys.expiryForecast(user.uuid),
         [...loyaltyKeys.all, 'partner-code', user.uuid],
       ]) {
         queryClient.removeQueries({ queryKey: key });

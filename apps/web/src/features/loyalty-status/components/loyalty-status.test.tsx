@@ -5,7 +5,7 @@ import { apiPaths, type LoyaltyTierDetails } from '@roadpass/contracts';
 import { HttpError } from '@/lib/http';
 import { i18n } from '@/lib/i18n/i18n';
 import { resetLoyaltyStore } from '@/lib/loyalty/loyalty-store';
-import { royalGoldDetails, tiers } from '@/lib/loyalty/testing/loyalty-fixtures';
+import { royalGoldDetails, royalGoldForecast, tiers } from '@/lib/loyalty/testing/loyalty-fixtures';
 import { getByPath, renderLoyalty } from '@/lib/loyalty/testing/render-loyalty';
 import { applyRealTranslations } from '@/lib/loyalty/testing/translations';
 import { resetAppStore } from '@/lib/state/app-store';
@@ -21,6 +21,7 @@ function renderStatus(details: LoyaltyTierDetails | Error, path = '/status') {
   const get = vi.fn(
     getByPath({
       [detailsPath]: details,
+      [apiPaths.loyaltyExpiryForecast(uuid)]: royalGoldForecast,
       [apiPaths.loyaltyTiers('de-DE')]: tiers,
       [apiPaths.loyaltyTiers('en-DE')]: tiers,
     }),
@@ -99,6 +100,7 @@ describe('loyalty status', () => {
     let fail = true;
     const get = vi.fn(async (url: string) => {
       if (url === detailsPath && fail) throw new HttpError({ status: 503, config: { url } });
+      if (url === apiPaths.loyaltyExpiryForecast(uuid)) return royalGoldForecast as never;
       return (url === detailsPath ? royalGoldDetails : tiers) as never;
     });
     renderLoyalty(<LoyaltyStatus />, { path: '/status', http: createFakeHttpClient({ get }) });

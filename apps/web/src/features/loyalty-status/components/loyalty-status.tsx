@@ -12,10 +12,12 @@ import { useTiers } from '@/lib/loyalty/use-tiers';
 import { InlineError } from '@/components/loyalty-page/inline-error';
 import { LoyaltyLink } from '@/components/loyalty-page/loyalty-link';
 import { LoyaltyPage } from '@/components/loyalty-page/loyalty-page';
+import { ExpiryForecast } from './expiry-forecast';
 import './loyalty-status.css';
 
 /**
- * `/status`: points, tier, tier expiry and the way to the next tier (docs/product/addresses-and-routes.md#screens-and-routes). `forMembers` shows under
+ * `/status`: points, tier, tier expiry and the way to the next tier (docs/product/addresses-and-routes.md#screens-and-routes),
+ * then the points expiry forecast (docs/product/loyalty.md#points-expiry-forecast). `forMembers` shows under
  * a member's figures (the app puts the webview's push notification offer there).
  */
 export function LoyaltyStatus({ forMembers }: { forMembers?: ReactNode }) {
@@ -52,6 +54,7 @@ export function LoyaltyStatus({ forMembers }: { forMembers?: ReactNode }) {
       ) : details.data && tiers.data ? (
         <>
           <StatusFigures details={details.data} tiers={tiers.data} />
+          <ExpiryForecast tiers={tiers.data} />
           {forMembers}
         </>
       ) : (

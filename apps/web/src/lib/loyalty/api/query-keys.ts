@@ -13,4 +13,6 @@ export const loyaltyKeys = {
   faq: (locale: string) => [...loyaltyKeys.all, 'faq', locale] as const,
   history: (uuid: string) => [...loyaltyKeys.all, 'history', uuid] as const,
   partnerCode: (uuid: string, slug: string) => [...loyaltyKeys.all, 'partner-code', uuid, slug] as const,
+  expiryForecast: (uuid: string) => [...loyaltyKeys.all, 'expiry-forecast', uuid] as const,
+  pointsReminders: (uuid: string) => [...loyaltyKeys.all, 'points-reminders', uuid] as const,
 };

@@ -1,6 +1,7 @@
 import {
   LOYALTY_CORE_CONSENT,
   type CustomerConsent,
+  type LoyaltyExpiryForecast,
   type LoyaltyHistoryEntry,
   type LoyaltyHistoryPage,
   type LoyaltyTierDetails,
@@ -70,6 +71,27 @@ export const royalGoldDetails: LoyaltyTierDetails = {
   tier: 'royal-gold',
   tierExpirationDate: '2026-11-30T00:00:00.000Z',
   updatedAt: '2026-03-01T10:00:00.000Z',
+};
+
+/** The royal gold member's forecast: 850 points on 1 March, 500 more to keep the tier by 30 November. */
+export const royalGoldForecast: LoyaltyExpiryForecast = {
+  months: [
+    ['2026-03', 850],
+    ['2026-04', 0],
+    ['2026-05', 320],
+    ['2026-06', 1200],
+    ['2026-07', 0],
+    ['2026-08', 410],
+    ['2026-09', 0],
+    ['2026-10', 75],
+    ['2026-11', 600],
+    ['2026-12', 0],
+    ['2027-01', 980],
+    ['2027-02', 315],
+  ].map(([month, points]) => ({ month: month as string, points: points as number })),
+  nextExpiry: { points: 850, date: '2026-03-01T09:00:00.000Z' },
+  tierKeep: { tier: 'royal-gold', date: '2026-11-30T00:00:00.000Z', pointsNeeded: 500 },
+  reminderDays: [30, 7],
 };
 
 export function historyEntry(
