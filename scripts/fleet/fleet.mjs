@@ -284,7 +284,7 @@ async function bringUp(fleet, options, count, healthPath, log, onExit) {
   await waitForPort(publicPort);
   await waitUntil(
     async () => Object.values(await serverStates(fleet)).every((s) => s.status === 'UP'),
-    120_000,
+    300_000,
     'every instance UP in HAProxy',
   );
   log(
@@ -395,7 +395,7 @@ async function rollingRestart(fleet, instance) {
   await fleet.command(`set server roadpass/${instance.name} state ready`);
   await waitUntil(
     async () => (await serverStates(fleet))[instance.name].status === 'UP',
-    60_000,
+    180_000,
     `${instance.name} UP`,
   );
 }

@@ -53,6 +53,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Db> {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
     // An idle client losing its connection must not crash the process.
     pool.on('error', () => undefined);
+    // Nor one that is checked out (a transaction between two queries) when the server goes away: the
+    // query waiting on it fails, and the pool drops the client when it is released.
+    pool.on('connect', (client) => client.on('error', () => undefined));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     sources.set(db, {
       kind: 'postgres',
