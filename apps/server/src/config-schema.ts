@@ -62,6 +62,14 @@ const envSchema = Type.Object({
       description: '`postgres://…` to use a PostgreSQL server instead of embedded PGlite',
     }),
   ),
+  DATABASE_DIRECT_URL: Type.Optional(
+    url(['postgres:', 'postgresql:'], {
+      description:
+        'a connection straight to PostgreSQL for what a transaction-pooling PgBouncer cannot carry: the change listener (`LISTEN`) and the start-up locks; `DATABASE_URL` then points at PgBouncer (deploy/README.md)',
+      'x-default-text': '`DATABASE_URL`',
+      'x-secret': true,
+    }),
+  ),
   DATABASE_POOL_SIZE: integer(1, 500, 20, {
     description: 'connections to the PostgreSQL server per instance',
   }),

@@ -24,6 +24,8 @@ export interface AppConfig {
   publicUrl: string;
   /** postgres://… when set; otherwise an embedded PGlite database under dataDir. */
   databaseUrl: string | undefined;
+  /** A direct connection for LISTEN and session locks when databaseUrl is a transaction pooler. */
+  databaseDirectUrl: string | undefined;
   /** Connections to a PostgreSQL server per instance (DATABASE_POOL_SIZE). */
   databasePoolSize: number;
   /** Requests per minute per client address to /api and /auth; 0 = no limit. */
@@ -246,6 +248,11 @@ export function loadConfig(env: Env = process.env): AppConfig {
   // Rules between variables: what one schema entry cannot say alone.
   if (settings.FAULT_INJECTION && appEnv !== 'test')
     problem('FAULT_INJECTION', 'FAULT_INJECTION is only allowed with NODE_ENV=test');
+  if (settings.DATABASE_DIRECT_URL && !settings.DATABASE_URL)
+    problem(
+      'DATABASE_DIRECT_URL',
+      'DATABASE_DIRECT_URL needs DATABASE_URL (it is a second way to the same server)',
+    );
   if (settings.SEED_DEMO_DATA && appEnv === 'production')
     problem('SEED_DEMO_DATA', 'SEED_DEMO_DATA must not be set in production');
   const isBad = (name: VariableName) => problems.some((p) => p.name === name);
@@ -292,6 +299,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     host: settings.HOST,
     publicUrl: settings.PUBLIC_URL,
     databaseUrl: settings.DATABASE_URL,
+    databaseDirectUrl: settings.DATABASE_DIRECT_URL,
     dataDir: path.resolve(settings.DATA_DIR),
     webDistDir: path.resolve(settings.WEB_DIST_DIR),
     contentDir: path.resolve(settings.CONTENT_DIR),

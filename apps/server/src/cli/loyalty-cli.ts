@@ -61,7 +61,12 @@ async function openForCommand(config: AppConfig): Promise<{ db: Db; lock: DataDi
     }
   }
   try {
-    const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: 2 });
+    const db = await openDatabase({
+      databaseUrl: config.databaseUrl,
+      databaseDirectUrl: config.databaseDirectUrl,
+      dataDir: config.dataDir,
+      poolSize: 2,
+    });
     await migrateToLatest(db);
     return { db, lock };
   } catch (error) {

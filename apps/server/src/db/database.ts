@@ -12,7 +12,14 @@ export interface EmbeddedDatabase {
 }
 
 /** Where a Db's data lives, for what needs a connection of its own (the change listener). */
-export type DatabaseSource = { kind: 'postgres'; url: string } | { kind: 'pglite'; pglite: EmbeddedDatabase };
+export type DatabaseSource =
+  | {
+      kind: 'postgres';
+      url: string;
+      /** A connection straight to the server (LISTEN, session locks): DATABASE_DIRECT_URL, else url. */
+      directUrl: string;
+    }
+  | { kind: 'pglite'; pglite: EmbeddedDatabase };
 
 const sources = new WeakMap<Db, DatabaseSource>();
 
@@ -24,6 +31,11 @@ export function databaseSource(db: Db): DatabaseSource | undefined {
 export interface DatabaseOptions {
   /** postgres://… for a PostgreSQL server; undefined for embedded PGlite. */
   databaseUrl: string | undefined;
+  /**
+   * A connection straight to the same server when databaseUrl goes through a transaction-pooling
+   * PgBouncer, which cannot carry LISTEN or session advisory locks (deploy/README.md).
+   */
+  databaseDirectUrl?: string | undefined;
   /** Folder of the embedded database; 'memory://' for a throw-away one. */
   dataDir: string;
   /** Connection pool size for a PostgreSQL server. */
@@ -41,8 +53,15 @@ export async function openDatabase(options: DatabaseOptions): Promise<Db> {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
     // An idle client losing its connection must not crash the process.
     pool.on('error', () => undefined);
+    // Nor one that is checked out (a transaction between two queries) when the server goes away: the
+    // query waiting on it fails, and the pool drops the client when it is released.
+    pool.on('connect', (client) => client.on('error', () => undefined));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    sources.set(db, { kind: 'postgres', url: options.databaseUrl });
+    sources.set(db, {
+      kind: 'postgres',
+      url: options.databaseUrl,
+      directUrl: options.databaseDirectUrl ?? options.databaseUrl,
+    });
     return db;
   }
   if (!options.dataDir.startsWith('memory://')) await mkdir(options.dataDir, { recursive: true });

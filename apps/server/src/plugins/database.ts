@@ -19,6 +19,7 @@ export default fp<{ config: AppConfig; db?: Db }>(
       (await startStep('open the database', () =>
         openDatabase({
           databaseUrl: config.databaseUrl,
+          databaseDirectUrl: config.databaseDirectUrl,
           dataDir: config.dataDir,
           poolSize: config.databasePoolSize,
         }),

@@ -65,7 +65,7 @@ export default fp(
     if (source?.kind === 'postgres') {
       const log = app.log.child({ module: 'change-listener' });
       let wasListening = false;
-      const listener = listenForChanges(source.url, {
+      const listener = listenForChanges(source.directUrl, {
         notice: onNotice,
         listening: () => {
           for (const cache of all) cache.enabled = true;

@@ -1,0 +1,26 @@
+#!/usr/bin/env node
+// npm run fleet: three Roadpass instances behind HAProxy (TLS) and PgBouncer, on a throwaway
+// PostgreSQL cluster, on this machine (the recipe of deploy/README.md, as child processes). Installs
+// haproxy and pgbouncer from Debian's packages when missing. Ctrl-C stops everything.
+// Needs a build (npm run build). Settings: FLEET_INSTANCES (3), FLEET_PORT (a free one),
+// FLEET_HEALTH_PATH (/health/ready), FLEET_VERBOSE=1 (the children's stderr).
+import { startFleet } from './fleet/fleet.mjs';
+
+const fleet = await startFleet({
+  instances: Number(process.env.FLEET_INSTANCES ?? 3),
+  publicPort: Number(process.env.FLEET_PORT ?? 0),
+  log: (line) => console.log(line),
+});
+console.log(`\nRoadpass: ${fleet.url}  (self-signed certificate: ${fleet.runDir}/tls.crt)`);
+console.log(`HAProxy runtime API: socat - ${fleet.runDir}/haproxy.sock  ·  PgBouncer: ${fleet.databaseUrl}`);
+console.log('No demo customers (NODE_ENV=production): register at the sign-in page. Ctrl-C stops the fleet.');
+let stopping = false;
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, async () => {
+    if (stopping) return;
+    stopping = true;
+    console.log('\nStopping the fleet…');
+    await fleet.stop();
+    process.exit(0);
+  });
+}

@@ -1,0 +1,394 @@
+#!/usr/bin/env node
+// npm run test:fleet: the fleet of `npm run fleet` (3 instances, HAProxy, PgBouncer, a throwaway
+// PostgreSQL cluster) under mixed load from FLEET_CUSTOMERS (1 000) different customers — sign-ins,
+// refreshes, reads, profile and consent writes, partner codes, event batches — through three faults:
+//   1. a rolling restart of every instance, one at a time: no customer request fails;
+//   2. kill -9 of one instance: only requests that were in flight when it died fail, HAProxy stops
+//      sending to it within 2 s, and no acknowledged write is lost;
+//   3. a PostgreSQL restart: errors only during the outage; the instances recover without a restart,
+//      their change listeners listen again and their caches follow other instances' writes.
+// Sessions and tokens work on every instance throughout (leastconn spreads each customer's calls;
+// the end checks every instance directly). Needs a build (npm run build). Exits 1 on a failed check.
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import pg from 'pg';
+import { Agent, setGlobalDispatcher } from 'undici';
+import { httpSignIn } from '../http-sign-in.mjs';
+import { startFleet } from './fleet.mjs';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const CUSTOMERS = Number(process.env.FLEET_CUSTOMERS ?? 1000);
+const WORKERS = Number(process.env.FLEET_WORKERS ?? 24);
+const PASSWORD = 'Fleet-Test-2026!';
+const CORE_CONSENT = 'loyalty-core-cC6D';
+const PARTNER_REWARD = 'velovia-bike-rides';
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const started = Date.now();
+const log = (line) => console.log(`[${((Date.now() - started) / 1000).toFixed(1).padStart(5)} s] ${line}`);
+
+const problems = [];
+const check = (ok, text) => {
+  log(`${ok ? 'ok  ' : 'FAIL'} ${text}`);
+  if (!ok) problems.push(text);
+};
+
+const fleet = await startFleet({
+  instances: 3,
+  log,
+  // One load generator is one client address: the per-address limit would throttle the test itself.
+  env: { RATE_LIMIT_PER_ADDRESS: '0', RATE_LIMIT_PER_CUSTOMER: '0' },
+});
+let exitCode = 0;
+try {
+  setGlobalDispatcher(new Agent({ connect: { ca: fleet.ca }, connections: 64 }));
+  await run();
+} catch (error) {
+  console.error(error);
+  exitCode = 1;
+} finally {
+  await fleet.stop();
+}
+if (problems.length > 0) {
+  console.error(`\n${problems.length} check(s) failed:\n- ${problems.join('\n- ')}`);
+  exitCode = 1;
+}
+log(exitCode === 0 ? 'fleet test passed' : 'fleet test failed');
+process.exit(exitCode);
+
+async function run() {
+  const db = new pg.Client({ connectionString: fleet.directUrl });
+  await db.connect();
+  const customers = await createCustomers(db);
+  log(`${customers.length} customers created`);
+
+  // --- Load: every request is recorded with its start, end and outcome.
+  const requests = [];
+  const acknowledgedCities = new Map(); // customer id → { acked, attemptedAfter: Set }
+  const acknowledgedEvents = [];
+  let stop = false;
+
+  const call = async (kind, url, init = {}) => {
+    const entry = { kind, start: Date.now(), end: 0, ok: false, status: 0 };
+    requests.push(entry);
+    try {
+      const res = await fetch(new URL(url, fleet.url), { ...init, signal: AbortSignal.timeout(20_000) });
+      entry.status = res.status;
+      const body = res.headers.get('content-type')?.includes('json') ? await res.json() : await res.text();
+      entry.ok = res.ok;
+      if (!res.ok) entry.detail = JSON.stringify(body).slice(0, 300);
+      return { res, body, entry };
+    } catch (error) {
+      entry.error = String(error?.cause?.code ?? error?.message ?? error);
+      return { res: undefined, body: undefined, entry };
+    } finally {
+      entry.end = Date.now();
+    }
+  };
+
+  const signIn = async (customer) => {
+    const entry = { kind: 'sign-in', start: Date.now(), end: 0, ok: false };
+    requests.push(entry);
+    try {
+      const tokens = await httpSignIn(fleet.url, customer.email, PASSWORD);
+      customer.access = tokens.access_token;
+      customer.refresh = tokens.refresh_token;
+      entry.ok = true;
+    } catch (error) {
+      entry.error = String(error?.message ?? error);
+    } finally {
+      entry.end = Date.now();
+    }
+  };
+
+  const visit = async (customer) => {
+    if (!customer.access) {
+      await signIn(customer);
+      if (!customer.access) return;
+    }
+    const auth = { authorization: `Bearer ${customer.access}` };
+    await call('read login status', '/api/customer/cuda/customer/v2/login/own/status', { headers: auth });
+    const personal = await call('read personal data', '/api/customer/cuda/customer/personaldata/own', {
+      headers: auth,
+    });
+    await call('read loyalty', `/api/customer/loyalty-service/customer/${customer.id}`, { headers: auth });
+    const csrf = personal.res?.headers.get('x-csrf-token');
+    if (personal.entry.ok && csrf) {
+      const write = { ...auth, 'content-type': 'application/json', 'x-csrf-token': csrf };
+      const city = `Berlin ${letters()}`;
+      const profile = { ...personal.body.body.PersonalDataRTO, addressCity: city };
+      const record = acknowledgedCities.get(customer.id) ?? { acked: undefined, attemptedAfter: new Set() };
+      acknowledgedCities.set(customer.id, record);
+      record.attemptedAfter.add(city);
+      const put = await call('write profile', '/api/customer/cuda/customer/personaldata/own', {
+        method: 'PUT',
+        headers: write,
+        body: JSON.stringify(profile),
+      });
+      if (put.entry.ok) {
+        record.acked = city;
+        record.attemptedAfter = new Set();
+      }
+      await call('write consent', `/api/customer/consents/v1/customers/${customer.id}/consents/marketing-sms-Sm3q`, {
+        method: 'PATCH',
+        headers: write,
+        body: JSON.stringify({ legalEntityId: customer.legalEntityId, granted: Math.random() < 0.5 }),
+      });
+      await call('partner code', `/api/customer/loyalty-service/customer/${customer.id}/partner-code/${PARTNER_REWARD}`, {
+        method: 'POST',
+        headers: write,
+      });
+    }
+    if (Math.random() < 0.3) {
+      const refreshed = await call('refresh', '/auth/realms/customer/protocol/openid-connect/token', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'refresh_token',
+          refresh_token: customer.refresh,
+          client_id: 'portal-client',
+        }),
+      });
+      if (refreshed.entry.ok) {
+        customer.access = refreshed.body.access_token;
+        customer.refresh = refreshed.body.refresh_token ?? customer.refresh;
+      }
+    }
+  };
+
+  let next = 0;
+  const worker = async () => {
+    while (!stop) await visit(customers[next++ % customers.length]);
+  };
+
+  const serviceToken = await fetch(new URL('/auth/realms/customer/protocol/openid-connect/token', fleet.url), {
+    method: 'POST',
+    headers: {
+      authorization: `Basic ${Buffer.from(`rental-system:${fleet.loyaltyClientSecret}`).toString('base64')}`,
+      'content-type': 'application/x-www-form-urlencoded',
+    },
+    body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'loyalty:events' }),
+  }).then(async (r) => (r.ok ? (await r.json()).access_token : Promise.reject(new Error(`service token ${r.status}`))));
+  let batchNo = 0;
+  const batchSender = async () => {
+    while (!stop) {
+      const events = Array.from({ length: 50 }, (_, i) => ({
+        sourceId: `fleet-${batchNo}-${i}`,
+        customerId: customers[(batchNo * 50 + i) % customers.length].id,
+        type: 'rental-completed',
+        points: 3,
+      }));
+      batchNo += 1;
+      const sent = await call('event batch', '/api/internal/loyalty/events', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${serviceToken}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ events }),
+      });
+      if (sent.entry.ok) acknowledgedEvents.push(...events.map((e) => e.sourceId));
+      await sleep(200);
+    }
+  };
+
+  const failuresBetween = (from, to) =>
+    requests.filter((r) => r.end && !r.ok && r.start >= from && r.start <= to && r.status !== 429);
+
+  const load = [...Array.from({ length: WORKERS }, worker), batchSender()];
+  // Everyone signs in at least once before the faults count (first pass over the customers).
+  await fleet.waitUntil(() => next >= customers.length, 900_000, 'every customer visited once', 200);
+  const signIns = requests.filter((r) => r.kind === 'sign-in' && r.ok).length;
+  log(`first pass done: ${requests.length} requests, ${signIns} sign-ins`);
+  const warm = failuresBetween(0, Date.now());
+  check(warm.length === 0, `no failed request before the faults (${warm.length}: ${summary(warm)})`);
+
+  // 1. Rolling restart.
+  const rollFrom = Date.now();
+  for (const instance of fleet.instances) {
+    await fleet.restartInstance(instance);
+    log(`${instance.name} restarted`);
+  }
+  const rollTo = Date.now();
+  const rollFailed = failuresBetween(rollFrom, rollTo);
+  const rollCount = requests.filter((r) => r.start >= rollFrom && r.start <= rollTo).length;
+  check(rollFailed.length === 0, `rolling restart: 0 of ${rollCount} requests failed (${summary(rollFailed)})`);
+
+  // 2. kill -9.
+  const victim = fleet.instances[1];
+  await sleep(1000);
+  const killedAt = Date.now();
+  fleet.killInstance(victim);
+  await fleet.waitUntil(async () => (await fleet.states())[victim.name].status.startsWith('DOWN'), 10_000, 'DOWN', 20);
+  const downAfter = Date.now() - killedAt;
+  check(downAfter <= 2000, `kill -9: HAProxy took ${victim.name} out after ${downAfter} ms (≤ 2000)`);
+  await sleep(2000);
+  const killTo = Date.now();
+  const afterKill = failuresBetween(killedAt, killTo);
+  const inFlight = requests.filter((r) => r.start < killedAt && r.end >= killedAt && !r.ok && r.status !== 429);
+  check(
+    afterKill.length === 0,
+    `kill -9: no request started after the kill failed (${afterKill.length}: ${summary(afterKill)}); ${inFlight.length} in flight failed`,
+  );
+  fleet.startInstance(victim);
+  await fleet.waitUntil(async () => (await fleet.states())[victim.name].status === 'UP', 180_000, 'UP again', 100);
+  log(`${victim.name} back`);
+
+  // 3. PostgreSQL restart.
+  await sleep(1000);
+  const outageFrom = Date.now();
+  fleet.pg.stop('fast');
+  await sleep(1500);
+  fleet.pg.start();
+  const outageTo = Date.now();
+  log(`PostgreSQL was down ${outageTo - outageFrom} ms`);
+  // The listeners come back (they retry every 0.5 s, doubling up to 30 s: at most ~4 s here).
+  await fleet.waitUntil(
+    async () => (await listeners(fleet)) === fleet.instances.length,
+    20_000,
+    'every change listener listening again',
+    200,
+  );
+  const recoveredAt = Date.now();
+  log(`listeners back ${recoveredAt - outageTo} ms after the restart`);
+  await sleep(3000);
+  const settledFrom = recoveredAt + 1000;
+  const afterOutage = failuresBetween(settledFrom, Date.now());
+  const duringOutage = failuresBetween(outageFrom, settledFrom);
+  check(
+    afterOutage.length === 0,
+    `PostgreSQL restart: errors only during the outage (${duringOutage.length} then, ${afterOutage.length} after: ${summary(afterOutage)})`,
+  );
+
+  stop = true;
+  await Promise.all(load);
+
+  // Caches follow other instances' writes again: write on one instance, read on the others.
+  const probe = customers[7];
+  const direct = (instance) => `http://127.0.0.1:${instance.port}`;
+  const authProbe = { authorization: `Bearer ${probe.access}` };
+  for (const instance of fleet.instances) {
+    await fetch(`${direct(instance)}/api/customer/cuda/customer/v2/login/own/status`, { headers: authProbe });
+  }
+  const before = await fetch(`${direct(fleet.instances[0])}/api/customer/cuda/customer/personaldata/own`, {
+    headers: authProbe,
+  });
+  const profile = (await before.json()).body.PersonalDataRTO;
+  const newName = `Fleet${letters()}`;
+  const put = await fetch(`${direct(fleet.instances[0])}/api/customer/cuda/customer/personaldata/own`, {
+    method: 'PUT',
+    headers: { ...authProbe, 'content-type': 'application/json', 'x-csrf-token': before.headers.get('x-csrf-token') },
+    body: JSON.stringify({ ...profile, firstName: newName }),
+  });
+  check(put.ok, `probe write on ${fleet.instances[0].name}: ${put.status}`);
+  await sleep(500);
+  for (const instance of fleet.instances.slice(1)) {
+    const status = await fetch(`${direct(instance)}/api/customer/cuda/customer/v2/login/own/status`, {
+      headers: authProbe,
+    }).then((r) => r.json());
+    check(
+      JSON.stringify(status).includes(newName),
+      `after the PostgreSQL restart, ${instance.name}'s login status shows the name written on ${fleet.instances[0].name}`,
+    );
+  }
+
+  // Sessions and tokens on every instance.
+  const sample = customers.filter((c) => c.access).slice(0, 50);
+  let tokenFailures = 0;
+  for (const customer of sample) {
+    for (const instance of fleet.instances) {
+      const res = await fetch(`${direct(instance)}/api/customer/cuda/customer/v2/login/own/status`, {
+        headers: { authorization: `Bearer ${customer.access}` },
+      });
+      if (!res.ok) tokenFailures += 1;
+    }
+  }
+  check(tokenFailures === 0, `the last tokens of ${sample.length} customers work on all ${fleet.instances.length} instances`);
+
+  // No acknowledged write lost.
+  const { rows } = await db.query('select id, address_city from customers where id = any($1)', [
+    [...acknowledgedCities.keys()],
+  ]);
+  const lost = rows.filter((row) => {
+    const record = acknowledgedCities.get(row.id);
+    return record.acked !== undefined && row.address_city !== record.acked && !record.attemptedAfter.has(row.address_city);
+  });
+  const ackedProfiles = [...acknowledgedCities.values()].filter((r) => r.acked).length;
+  check(lost.length === 0, `no acknowledged profile write lost (${ackedProfiles} customers' last writes checked)`);
+  const { rows: events } = await db.query('select count(*)::int as n from loyalty_events where source_id = any($1)', [
+    acknowledgedEvents,
+  ]);
+  check(
+    events[0].n === acknowledgedEvents.length,
+    `no acknowledged event lost (${events[0].n} of ${acknowledgedEvents.length} in the ledger)`,
+  );
+
+  const distinct = new Set(customers.filter((c) => c.access).map((c) => c.id)).size;
+  check(distinct >= Math.min(CUSTOMERS, 1000), `${distinct} different customers signed in and used the API`);
+  const byKind = {};
+  for (const r of requests) {
+    byKind[r.kind] ??= { total: 0, failed: 0 };
+    byKind[r.kind].total += 1;
+    if (!r.ok) byKind[r.kind].failed += 1;
+  }
+  log(`requests: ${JSON.stringify(byKind)}`);
+  await db.end();
+}
+
+/** Eight random letters (names and cities allow no digits). */
+function letters() {
+  return [...randomBytes(8)].map((b) => String.fromCharCode(97 + (b % 26))).join('');
+}
+
+function summary(failed) {
+  const counts = {};
+  const details = [];
+  for (const r of failed) {
+    const key = `${r.kind} ${r.status || r.error}`;
+    if (!counts[key]) details.push(`${key}: ${r.detail ?? r.error ?? ''}`);
+    counts[key] = (counts[key] ?? 0) + 1;
+  }
+  return Object.entries(counts)
+    .map(([k, n]) => `${n}× ${k}`)
+    .join(', ')
+    .concat(details.length ? `\n    first of each: ${details.join('\n    ')}` : '');
+}
+
+async function listeners(fleet) {
+  const client = new pg.Client({ connectionString: fleet.directUrl });
+  try {
+    await client.connect();
+    const { rows } = await client.query(
+      `select count(*)::int as n from pg_stat_activity where application_name = 'roadpass-change-listener'`,
+    );
+    return rows[0].n;
+  } catch {
+    return 0;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/**
+ * The customers, by SQL: one password hash computed once by the server's own code (with the cost of
+ * NODE_ENV=test, N=2^12, as the test suites use: a hash records its own cost, so the server verifies
+ * it as any other) and reused; each a loyalty member (core consent) in Germany.
+ */
+async function createCustomers(db) {
+  process.env.NODE_ENV = 'test';
+  const { hashPassword } = await import(path.join(root, 'apps/server/dist/lib/password-hash.js'));
+  const hash = await hashPassword(PASSWORD);
+  const { rows: entity } = await db.query(`select legal_entity_id from legal_entities where iso_country = 'DE'`);
+  const legalEntityId = entity[0].legal_entity_id;
+  const { rows } = await db.query(
+    `insert into customers (email, password_hash, legal_entity_id, language, salutation, first_name, last_name,
+       birth_date, phone, address_street, address_city, address_zip_code, address_country_iso_code, created_at, updated_at)
+     select 'fleet-' || n || '@example.com', $1, $2, 'de_DE', 'FRAU', 'Flotte', 'Kunde' || translate(n::text, '0123456789', 'abcdefghij'), '1990-06-01',
+       '+4915123456789', 'Unter den Linden 1', 'Berlin', '10115', 'DE', now(), now()
+     from generate_series(1, $3::int) n
+     returning id, email`,
+    [hash, legalEntityId, CUSTOMERS],
+  );
+  await db.query(
+    `insert into customer_consents (customer_id, slug, legal_entity_id, granted)
+     select id, $1, $2, true from customers where email like 'fleet-%'`,
+    [CORE_CONSENT, legalEntityId],
+  );
+  return rows.map((r) => ({ id: r.id, email: r.email, legalEntityId }));
+}

@@ -1,0 +1,431 @@
+// A Roadpass fleet on this machine, from the recipe in deploy/: its own throwaway PostgreSQL cluster,
+// PgBouncer (transaction mode) in front of it, N instances of the built server, and HAProxy (TLS,
+// health checks) in front of them. Everything runs as child processes with generated configuration in
+// one run directory, on free ports; stop() ends them all and deletes the directory.
+// Used by `npm run fleet` (scripts/fleet.mjs) and the fleet test (scripts/fleet/fleet-test.mjs).
+import { execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import pg from 'pg';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const isRoot = process.getuid?.() === 0;
+
+/** A port nobody listens on right now (the kernel picks it). */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** Fills {{NAME}} in one of deploy/'s templates. */
+export function fillTemplate(file, values) {
+  return readFileSync(path.join(root, 'deploy', file), 'utf8').replace(/\{\{([A-Z_]+)\}\}/g, (_, name) => {
+    if (!(name in values)) throw new Error(`${file}: no value for {{${name}}}`);
+    return String(values[name]);
+  });
+}
+
+/** Installs HAProxy and PgBouncer from Debian's packages when they are missing. */
+export function ensurePackages(log = console.log) {
+  const missing = ['haproxy', 'pgbouncer'].filter((bin) => {
+    try {
+      execFileSync('sh', ['-c', `command -v ${bin}`], { stdio: 'ignore' });
+      return false;
+    } catch {
+      return true;
+    }
+  });
+  if (missing.length === 0) return;
+  if (!isRoot)
+    throw new Error(`${missing.join(' and ')} missing: apt-get install -y ${missing.join(' ')} (as root)`);
+  log(`Installing ${missing.join(' and ')} from Debian's packages…`);
+  execFileSync('apt-get', ['install', '-y', '-qq', ...missing], { stdio: 'inherit' });
+}
+
+function postgresBin() {
+  const versions = existsSync('/usr/lib/postgresql')
+    ? readdirSync('/usr/lib/postgresql').sort((a, b) => b - a)
+    : [];
+  const version = versions.find((v) => existsSync(`/usr/lib/postgresql/${v}/bin/initdb`));
+  if (!version)
+    throw new Error('No PostgreSQL server binaries in /usr/lib/postgresql (apt-get install postgresql)');
+  return `/usr/lib/postgresql/${version}/bin`;
+}
+
+/** Runs a command as the postgres user when this process is root (PostgreSQL and PgBouncer refuse root). */
+function asPostgres(command, args) {
+  return isRoot ? ['runuser', ['-u', 'postgres', '--', command, ...args]] : [command, args];
+}
+
+function run(command, args, options = {}) {
+  const [cmd, argv] = asPostgres(command, args);
+  return execFileSync(cmd, argv, { stdio: ['ignore', 'pipe', 'pipe'], ...options }).toString();
+}
+
+/** Sends one command to HAProxy's runtime API and answers its reply. */
+function haproxyCommand(socketPath, command) {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(socketPath);
+    let reply = '';
+    socket.on('data', (chunk) => (reply += chunk));
+    socket.on('end', () => resolve(reply));
+    socket.on('error', reject);
+    socket.write(`${command}\n`);
+  });
+}
+
+/**
+ * Starts the fleet. Options: instances (3), healthPath (FLEET_HEALTH_PATH or /health/ready), env (more
+ * settings for every instance), log (a function for progress lines), publicPort (0 = a free one).
+ */
+export async function startFleet(options = {}) {
+  const count = options.instances ?? 3;
+  const healthPath = options.healthPath ?? process.env.FLEET_HEALTH_PATH ?? '/health/ready';
+  const log = options.log ?? (() => undefined);
+  if (
+    !existsSync(path.join(root, 'apps/server/dist/server.js')) ||
+    !existsSync(path.join(root, 'apps/web/dist/index.html'))
+  )
+    throw new Error('No build: run `npm run build` first');
+  ensurePackages(log);
+
+  const runDir = mkdtempSync('/tmp/roadpass-fleet-');
+  chmodSync(runDir, 0o755);
+  const children = new Set();
+  const fleet = { runDir, healthPath, children, instances: [], stopped: false };
+  const onExit = () => {
+    for (const child of children) child.kill('SIGKILL');
+    killPgBouncer(runDir);
+    try {
+      fleet.pg?.stop('immediate');
+    } catch {
+      // not running
+    }
+  };
+  process.on('exit', onExit);
+  try {
+    return await bringUp(fleet, options, count, healthPath, log, onExit);
+  } catch (error) {
+    await stopFleet(fleet, onExit);
+    throw error;
+  }
+}
+
+async function bringUp(fleet, options, count, healthPath, log, onExit) {
+  const { runDir } = fleet;
+
+  const [pgPort, bouncerPort, publicPort, ...instancePorts] = await Promise.all(
+    [0, 0, options.publicPort ?? 0, ...Array.from({ length: count }, () => 0)].map((p) =>
+      p ? p : freePort(),
+    ),
+  );
+  Object.assign(fleet, { pgPort, bouncerPort, publicPort });
+
+  // 1. PostgreSQL: a cluster of its own (max_connections 100, as a default server).
+  const bin = postgresBin();
+  const pgData = path.join(runDir, 'pgdata');
+  const pgSocketDir = path.join(runDir, 'pgsock');
+  mkdirSync(pgSocketDir);
+  if (isRoot) {
+    const { uid, gid } = userIds('postgres');
+    chownSync(runDir, uid, gid);
+    chownSync(pgSocketDir, uid, gid);
+  }
+  log(`PostgreSQL: initdb in ${pgData}`);
+  run(`${bin}/initdb`, [
+    '-D',
+    pgData,
+    '-A',
+    'trust',
+    '-U',
+    'postgres',
+    '--no-sync',
+    '-E',
+    'UTF8',
+    '--locale',
+    'C',
+  ]);
+  const pgOptions = `-p ${pgPort} -k ${pgSocketDir} -c listen_addresses=127.0.0.1 -c max_connections=100 -c shared_buffers=64MB`;
+  fleet.pg = {
+    bin,
+    data: pgData,
+    start: () =>
+      run(`${bin}/pg_ctl`, [
+        '-D',
+        pgData,
+        '-w',
+        '-l',
+        path.join(runDir, 'postgres.log'),
+        '-o',
+        pgOptions,
+        'start',
+      ]),
+    stop: (mode = 'fast') => run(`${bin}/pg_ctl`, ['-D', pgData, '-w', '-m', mode, 'stop']),
+  };
+  fleet.pg.start();
+  const admin = new pg.Client({ host: '127.0.0.1', port: pgPort, user: 'postgres', database: 'postgres' });
+  await admin.connect();
+  await admin.query(`create role roadpass login password 'fleet'`);
+  await admin.query(`create database roadpass owner roadpass`);
+  await admin.end();
+  fleet.directUrl = `postgres://roadpass:fleet@127.0.0.1:${pgPort}/roadpass`;
+
+  // 2. PgBouncer in transaction mode.
+  // Server connections: PgBouncer's pool (30 + 5 reserve) + one listener per instance + one start-up
+  // lock connection per instance while starting + tools; well under max_connections (100).
+  writeFileSync(path.join(runDir, 'userlist.txt'), '"roadpass" "fleet"\n"postgres" ""\n');
+  writeFileSync(
+    path.join(runDir, 'pgbouncer.ini'),
+    fillTemplate('pgbouncer.ini.template', {
+      DB_NAME: 'roadpass',
+      PG_HOST: '127.0.0.1',
+      PG_PORT: pgPort,
+      BIND_ADDRESS: '127.0.0.1',
+      PGBOUNCER_PORT: bouncerPort,
+      AUTH_TYPE: 'trust',
+      RUN_DIR: runDir,
+      SERVER_POOL_SIZE: 30,
+      DB_USER: 'roadpass',
+    }),
+  );
+  fleet.pgbouncer = spawnChild(
+    fleet,
+    'pgbouncer',
+    ...asPostgres('pgbouncer', [path.join(runDir, 'pgbouncer.ini')]),
+  );
+  fleet.databaseUrl = `postgres://roadpass:fleet@127.0.0.1:${bouncerPort}/roadpass`;
+  await waitForPort(bouncerPort);
+
+  // 3. A self-signed certificate for HAProxy (TLS ends at the load balancer).
+  const key = path.join(runDir, 'tls.key');
+  const cert = path.join(runDir, 'tls.crt');
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-days',
+      '2',
+      '-subj',
+      '/CN=localhost',
+      '-addext',
+      'subjectAltName=DNS:localhost,IP:127.0.0.1',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+    ],
+    { stdio: 'ignore' },
+  );
+  fleet.ca = readFileSync(cert, 'utf8');
+  writeFileSync(path.join(runDir, 'tls.pem'), fleet.ca + readFileSync(key, 'utf8'));
+  fleet.url = `https://localhost:${publicPort}`;
+
+  // 4. The instances (all at once: they take turns for migrations).
+  const loyaltySecret = randomBytes(24).toString('base64url');
+  fleet.loyaltyClientSecret = loyaltySecret;
+  fleet.instanceEnv = {
+    NODE_ENV: 'production',
+    HOST: '127.0.0.1',
+    PUBLIC_URL: fleet.url,
+    TRUST_PROXY: 'true',
+    DATABASE_URL: fleet.databaseUrl,
+    DATABASE_DIRECT_URL: fleet.directUrl,
+    DATABASE_POOL_SIZE: '10',
+    SEED_DEMO_DATA: 'false',
+    LOYALTY_CLIENT_SECRET: loyaltySecret,
+    LOG_LEVEL: 'warn',
+    LOG_FORMAT: 'json',
+    ...options.env,
+  };
+  fleet.instances = instancePorts.map((port, i) => ({ name: `instance${i + 1}`, port, process: undefined }));
+  for (const instance of fleet.instances) startInstance(fleet, instance);
+
+  // 5. HAProxy.
+  writeFileSync(
+    path.join(runDir, 'haproxy.cfg'),
+    fillTemplate('haproxy.cfg.template', {
+      RUN_DIR: runDir,
+      BIND_ADDRESS: '127.0.0.1',
+      PUBLIC_PORT: publicPort,
+      MAX_CONNECTIONS: 4000,
+      TLS_PEM: path.join(runDir, 'tls.pem'),
+      HEALTH_PATH: healthPath,
+      SERVERS: fleet.instances.map((s) => `  server ${s.name} 127.0.0.1:${s.port} check`).join('\n'),
+    }),
+  );
+  fleet.haproxy = spawnChild(fleet, 'haproxy', 'haproxy', ['-f', path.join(runDir, 'haproxy.cfg'), '-db']);
+  fleet.command = (command) => haproxyCommand(path.join(runDir, 'haproxy.sock'), command);
+  await waitForPort(publicPort);
+  await waitUntil(
+    async () => Object.values(await serverStates(fleet)).every((s) => s.status === 'UP'),
+    300_000,
+    'every instance UP in HAProxy',
+  );
+  log(
+    `Fleet up: ${fleet.url} → ${fleet.instances.map((s) => s.port).join(', ')}; PgBouncer ${bouncerPort}; PostgreSQL ${pgPort}; run directory ${runDir}`,
+  );
+
+  fleet.stop = () => stopFleet(fleet, onExit);
+  fleet.states = () => serverStates(fleet);
+  fleet.restartInstance = (instance) => rollingRestart(fleet, instance);
+  fleet.killInstance = (instance) => instance.process.kill('SIGKILL');
+  fleet.startInstance = (instance) => startInstance(fleet, instance);
+  fleet.waitUntil = waitUntil;
+  return fleet;
+}
+
+function userIds(user) {
+  const line = readFileSync('/etc/passwd', 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith(`${user}:`));
+  const [, , uid, gid] = line.split(':');
+  return { uid: Number(uid), gid: Number(gid) };
+}
+
+function spawnChild(fleet, name, command, args, env) {
+  const child = spawn(command, args, {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: env ?? process.env,
+  });
+  let tail = '';
+  child.stderr.on('data', (chunk) => {
+    tail = (tail + chunk).slice(-4000);
+    if (process.env.FLEET_VERBOSE) process.stderr.write(`[${name}] ${chunk}`);
+  });
+  child.tail = () => tail;
+  fleet.children.add(child);
+  child.on('exit', (code, signal) => {
+    fleet.children.delete(child);
+    if (!fleet.stopped && !child.expectedExit && code !== 0)
+      process.stderr.write(`[${name}] exited (${signal ?? code}):\n${tail}\n`);
+  });
+  return child;
+}
+
+function startInstance(fleet, instance) {
+  instance.process = spawnChild(fleet, instance.name, process.execPath, ['apps/server/dist/server.js'], {
+    ...process.env,
+    ...fleet.instanceEnv,
+    PORT: String(instance.port),
+  });
+  return instance.process;
+}
+
+async function waitForPort(port, timeoutMs = 30_000) {
+  await waitUntil(
+    () =>
+      new Promise((resolve) => {
+        const socket = net.connect(port, '127.0.0.1');
+        socket.once('connect', () => (socket.destroy(), resolve(true)));
+        socket.once('error', () => resolve(false));
+      }),
+    timeoutMs,
+    `port ${port}`,
+  );
+}
+
+export async function waitUntil(check, timeoutMs, what, everyMs = 50) {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    if (await check()) return;
+    await sleep(everyMs);
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+/** The backend's servers as HAProxy sees them: status (UP, DOWN, DRAIN, MAINT…) and current sessions. */
+async function serverStates(fleet) {
+  const csv = await fleet.command('show stat');
+  const [header, ...rows] = csv.replace(/^# /, '').trim().split('\n');
+  const names = header.split(',');
+  const states = {};
+  for (const row of rows) {
+    const cells = Object.fromEntries(row.split(',').map((v, i) => [names[i], v]));
+    if (cells.pxname !== 'roadpass' || cells.svname === 'BACKEND' || cells.svname === 'FRONTEND') continue;
+    states[cells.svname] = { status: cells.status, current: Number(cells.scur), total: Number(cells.stot) };
+  }
+  return states;
+}
+
+/**
+ * Restarts one instance without failing a request: drain it in HAProxy (no new requests), wait for
+ * what is in flight, SIGTERM, start it again, wait until HAProxy's health check finds it ready, then
+ * give it traffic again. The same steps as deploy/README.md#rolling-restart.
+ */
+async function rollingRestart(fleet, instance) {
+  await fleet.command(`set server roadpass/${instance.name} state drain`);
+  await waitUntil(
+    async () => (await serverStates(fleet))[instance.name].current === 0,
+    30_000,
+    `${instance.name} drained`,
+  );
+  const old = instance.process;
+  old.expectedExit = true;
+  const exited = new Promise((resolve) => old.once('exit', resolve));
+  old.kill('SIGTERM');
+  await exited;
+  startInstance(fleet, instance);
+  await fleet.command(`set server roadpass/${instance.name} state ready`);
+  await waitUntil(
+    async () => (await serverStates(fleet))[instance.name].status === 'UP',
+    180_000,
+    `${instance.name} UP`,
+  );
+}
+
+async function stopFleet(fleet, onExit) {
+  if (fleet.stopped) return;
+  fleet.stopped = true;
+  const exits = [];
+  for (const child of fleet.children) {
+    exits.push(new Promise((resolve) => (child.exitCode !== null ? resolve() : child.once('exit', resolve))));
+    child.kill('SIGTERM');
+  }
+  await Promise.race([Promise.all(exits), sleep(10_000)]);
+  for (const child of fleet.children) child.kill('SIGKILL');
+  killPgBouncer(fleet.runDir);
+  try {
+    fleet.pg?.stop('immediate');
+  } catch {
+    // already stopped
+  }
+  process.off('exit', onExit);
+  rmSync(fleet.runDir, { recursive: true, force: true });
+}
+
+function killPgBouncer(runDir) {
+  const pidFile = path.join(runDir, 'pgbouncer.pid');
+  if (!existsSync(pidFile)) return;
+  try {
+    process.kill(Number(readFileSync(pidFile, 'utf8')), 'SIGKILL');
+  } catch {
+    // gone
+  }
+}
