@@ -1,5 +1,5 @@
 import { mkdir } from 'node:fs/promises';
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely, PostgresDialect, type LogEvent } from 'kysely';
 import pg from 'pg';
 import { PGliteWorkerClient, PGliteWorkerDialect } from './pglite-client.js';
 import type { Database } from './schema.js';
@@ -12,9 +12,32 @@ export interface EmbeddedDatabase {
 }
 
 /** Where a Db's data lives, for what needs a connection of its own (the change listener). */
-export type DatabaseSource = { kind: 'postgres'; url: string } | { kind: 'pglite'; pglite: EmbeddedDatabase };
+export type DatabaseSource =
+  | { kind: 'postgres'; url: string; pool: pg.Pool }
+  | { kind: 'pglite'; pglite: EmbeddedDatabase };
 
 const sources = new WeakMap<Db, DatabaseSource>();
+
+/** Told each query's time in seconds and whether it failed (the metrics; see observeQueries). */
+export type QueryObserver = (seconds: number, failed: boolean) => void;
+const observers = new WeakMap<Db, Set<QueryObserver>>();
+
+/** Calls `observer` after every query of `db` (opened by openDatabase); answers the function that stops it. */
+export function observeQueries(db: Db, observer: QueryObserver): () => void {
+  const set = observers.get(db);
+  if (!set) return () => undefined;
+  set.add(observer);
+  return () => set.delete(observer);
+}
+
+/** Kysely's log hook feeding the observers: one Set lookup per query when nobody observes. */
+function queryLog(set: Set<QueryObserver>) {
+  return (event: LogEvent) => {
+    if (set.size === 0) return;
+    const seconds = event.queryDurationMillis / 1000;
+    for (const observer of set) observer(seconds, event.level === 'error');
+  };
+}
 
 /** The source of a Db opened by openDatabase; undefined for one built elsewhere. */
 export function databaseSource(db: Db): DatabaseSource | undefined {
@@ -41,8 +64,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<Db> {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
     // An idle client losing its connection must not crash the process.
     pool.on('error', () => undefined);
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    sources.set(db, { kind: 'postgres', url: options.databaseUrl });
+    const set = new Set<QueryObserver>();
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: queryLog(set) });
+    sources.set(db, { kind: 'postgres', url: options.databaseUrl, pool });
+    observers.set(db, set);
     return db;
   }
   if (!options.dataDir.startsWith('memory://')) await mkdir(options.dataDir, { recursive: true });
@@ -51,7 +76,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Db> {
       ? { dataDir: options.dataDir, loadDataDir: options.loadDataDir }
       : { dataDir: options.dataDir },
   );
-  const db = new Kysely<Database>({ dialect: new PGliteWorkerDialect(client) });
+  const set = new Set<QueryObserver>();
+  const db = new Kysely<Database>({ dialect: new PGliteWorkerDialect(client), log: queryLog(set) });
   sources.set(db, { kind: 'pglite', pglite: client });
+  observers.set(db, set);
   return db;
 }
