@@ -13,6 +13,7 @@ import compression from './plugins/compression.js';
 import errors, { sendFrameworkError, writeClientError } from './plugins/errors.js';
 import faultInjection from './plugins/fault-injection.js';
 import securityHeaders from './plugins/security-headers.js';
+import operations from './plugins/operations.js';
 import rateLimits from './plugins/rate-limits.js';
 import readCaches from './plugins/read-caches.js';
 import requestLog, { loggerOptions, requestLogOptions } from './plugins/request-log.js';
@@ -101,6 +102,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   await app.register(compression, { precompressedRoutes: webAppFileRoutes });
   await app.register(database, { config, ...(options.db ? { db: options.db } : {}) });
   await app.register(readCaches);
+  // Health and metrics (before the rate limits and routes, so every request is measured).
+  await app.register(operations, { config });
   await app.register(swagger, {
     // Only the API (routes with tags) is documented, not the sign-in pages or static files.
     hideUntagged: true,

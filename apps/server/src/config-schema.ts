@@ -73,6 +73,37 @@ const envSchema = Type.Object({
   DATABASE_POOL_SIZE: integer(1, 500, 20, {
     description: 'connections to the PostgreSQL server per instance',
   }),
+  MANAGEMENT_PORT: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: 65535,
+      ...annotate({
+        description:
+          'serve `/health/live`, `/health/ready` and `/metrics` on this port (on `HOST`, e.g. `9000`) instead of the main port',
+      }),
+    }),
+  ),
+  METRICS_ENABLED: boolean(true, {
+    description: 'collect Prometheus metrics and serve them at `/metrics`',
+  }),
+  SHUTDOWN_DELAY_SECONDS: integer(0, 300, 5, {
+    description:
+      'on SIGTERM: seconds the instance keeps serving while `/health/ready` answers 503, so the load balancer stops sending to it',
+  }),
+  SHUTDOWN_GRACE_SECONDS: integer(1, 600, 30, {
+    description: 'on SIGTERM, after the delay: seconds in-flight requests get to finish before the process exits anyway',
+  }),
+  REDIS_URL: Type.Optional(
+    url(['redis:', 'rediss:'], {
+      description:
+        '`redis://…` to share the rate limits between instances; without it (or while Redis is unreachable) each instance counts alone',
+      'x-secret': true,
+    }),
+  ),
+  REDIS_KEY_PREFIX: Type.String({
+    default: 'roadpass:',
+    ...annotate({ description: 'prefix of every key the instances keep in Redis' }),
+  }),
   RATE_LIMIT_PER_ADDRESS: integer(0, 1_000_000, 1200, {
     description:
       'requests per minute per client address to `/api` and `/auth` (429 with `Retry-After` above it); `0` = off',

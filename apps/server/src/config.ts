@@ -28,6 +28,18 @@ export interface AppConfig {
   databaseDirectUrl: string | undefined;
   /** Connections to a PostgreSQL server per instance (DATABASE_POOL_SIZE). */
   databasePoolSize: number;
+  /** Health and metrics on a port of their own (MANAGEMENT_PORT); undefined: on the main port. */
+  managementPort: number | undefined;
+  /** Prometheus metrics at /metrics (METRICS_ENABLED). */
+  metricsEnabled: boolean;
+  /** On SIGTERM: seconds of "not ready" before draining starts (SHUTDOWN_DELAY_SECONDS). */
+  shutdownDelaySeconds: number;
+  /** On SIGTERM: seconds in-flight requests get to finish (SHUTDOWN_GRACE_SECONDS). */
+  shutdownGraceSeconds: number;
+  /** redis://… shared by the instances for the rate limits (REDIS_URL). */
+  redisUrl: string | undefined;
+  /** Prefix of the keys in Redis (REDIS_KEY_PREFIX). */
+  redisKeyPrefix: string;
   /** Requests per minute per client address to /api and /auth; 0 = no limit. */
   rateLimitPerAddress: number;
   /** Signed-in API calls per minute per customer; 0 = no limit. */
@@ -315,6 +327,12 @@ export function loadConfig(env: Env = process.env): AppConfig {
     // default max_connections (100) then leaves room for 4 instances plus tools.
     databasePoolSize: settings.DATABASE_POOL_SIZE,
     // A person clicking through the app makes a few calls a second at most; a script far more.
+    managementPort: settings.MANAGEMENT_PORT,
+    metricsEnabled: settings.METRICS_ENABLED,
+    shutdownDelaySeconds: settings.SHUTDOWN_DELAY_SECONDS,
+    shutdownGraceSeconds: settings.SHUTDOWN_GRACE_SECONDS,
+    redisUrl: settings.REDIS_URL,
+    redisKeyPrefix: settings.REDIS_KEY_PREFIX,
     rateLimitPerAddress: settings.RATE_LIMIT_PER_ADDRESS,
     rateLimitPerCustomer: settings.RATE_LIMIT_PER_CUSTOMER,
     // A person follows one link now and then; 30 a minute leaves room for a shared office address.

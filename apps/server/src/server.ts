@@ -1,3 +1,4 @@
+import Fastify from 'fastify';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { acquireDataDirLock, DataDirBusyError } from './db/data-dir-lock.js';
@@ -25,15 +26,37 @@ async function main(): Promise<void> {
     throw error;
   }
   const app = await buildApp(config);
+  // Health and metrics on a port of their own when MANAGEMENT_PORT is set (as Keycloak's 9000).
+  const management = config.managementPort ? Fastify({ logger: false }) : undefined;
+  if (management) app.operations.addRoutes(management);
+
+  let stopping = false;
+  // SIGTERM (docs/observability.md#shutdown): report not ready, keep serving while the load balancer
+  // notices (SHUTDOWN_DELAY_SECONDS), then drain: Fastify stops accepting, closes idle keep-alive
+  // connections and lets in-flight requests finish, for at most SHUTDOWN_GRACE_SECONDS.
   const close = async (signal: string) => {
-    app.log.info({ signal }, 'shutting down');
+    if (stopping) return;
+    stopping = true;
+    app.operations.startDraining();
+    const delay = signal === 'SIGTERM' ? config.shutdownDelaySeconds : 0;
+    app.log.info({ signal, delaySeconds: delay }, 'not ready any more; draining after the delay');
+    await new Promise((resolve) => setTimeout(resolve, delay * 1000));
+    const grace = setTimeout(() => {
+      app.log.warn('requests still running after SHUTDOWN_GRACE_SECONDS: exiting anyway');
+      lock?.release();
+      process.exit(1);
+    }, config.shutdownGraceSeconds * 1000);
+    grace.unref();
     await app.close();
+    await management?.close();
+    app.log.info('stopped');
     lock?.release();
     process.exit(0);
   };
-  process.once('SIGINT', () => void close('SIGINT'));
-  process.once('SIGTERM', () => void close('SIGTERM'));
+  process.on('SIGINT', () => void close('SIGINT'));
+  process.on('SIGTERM', () => void close('SIGTERM'));
   await app.listen({ port: config.port, host: config.host });
+  if (management) await management.listen({ port: config.managementPort!, host: config.host });
   app.log.info(`Roadpass is serving on ${config.publicUrl}`);
   if (config.seedDemoData)
     app.log.info('Demo customers: demo.{nl,at,fr,de,it,es,hu,dk}@example.com, password Demo-2026!');

@@ -1,5 +1,5 @@
 import { mkdir } from 'node:fs/promises';
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely, PostgresDialect, type LogEvent } from 'kysely';
 import pg from 'pg';
 import { PGliteWorkerClient, PGliteWorkerDialect } from './pglite-client.js';
 import type { Database } from './schema.js';
@@ -18,10 +18,32 @@ export type DatabaseSource =
       url: string;
       /** A connection straight to the server (LISTEN, session locks): DATABASE_DIRECT_URL, else url. */
       directUrl: string;
+      pool: pg.Pool;
     }
   | { kind: 'pglite'; pglite: EmbeddedDatabase };
 
 const sources = new WeakMap<Db, DatabaseSource>();
+
+/** Told each query's time in seconds and whether it failed (the metrics; see observeQueries). */
+export type QueryObserver = (seconds: number, failed: boolean) => void;
+const observers = new WeakMap<Db, Set<QueryObserver>>();
+
+/** Calls `observer` after every query of `db` (opened by openDatabase); answers the function that stops it. */
+export function observeQueries(db: Db, observer: QueryObserver): () => void {
+  const set = observers.get(db);
+  if (!set) return () => undefined;
+  set.add(observer);
+  return () => set.delete(observer);
+}
+
+/** Kysely's log hook feeding the observers: one Set lookup per query when nobody observes. */
+function queryLog(set: Set<QueryObserver>) {
+  return (event: LogEvent) => {
+    if (set.size === 0) return;
+    const seconds = event.queryDurationMillis / 1000;
+    for (const observer of set) observer(seconds, event.level === 'error');
+  };
+}
 
 /** The source of a Db opened by openDatabase; undefined for one built elsewhere. */
 export function databaseSource(db: Db): DatabaseSource | undefined {
@@ -56,12 +78,15 @@ export async function openDatabase(options: DatabaseOptions): Promise<Db> {
     // Nor one that is checked out (a transaction between two queries) when the server goes away: the
     // query waiting on it fails, and the pool drops the client when it is released.
     pool.on('connect', (client) => client.on('error', () => undefined));
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const set = new Set<QueryObserver>();
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: queryLog(set) });
     sources.set(db, {
       kind: 'postgres',
       url: options.databaseUrl,
       directUrl: options.databaseDirectUrl ?? options.databaseUrl,
+      pool,
     });
+    observers.set(db, set);
     return db;
   }
   if (!options.dataDir.startsWith('memory://')) await mkdir(options.dataDir, { recursive: true });
@@ -70,7 +95,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Db> {
       ? { dataDir: options.dataDir, loadDataDir: options.loadDataDir }
       : { dataDir: options.dataDir },
   );
-  const db = new Kysely<Database>({ dialect: new PGliteWorkerDialect(client) });
+  const set = new Set<QueryObserver>();
+  const db = new Kysely<Database>({ dialect: new PGliteWorkerDialect(client), log: queryLog(set) });
   sources.set(db, { kind: 'pglite', pglite: client });
+  observers.set(db, set);
   return db;
 }

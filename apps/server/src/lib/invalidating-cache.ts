@@ -42,6 +42,10 @@ export class InvalidatingCache<V> {
   private readonly maxWeight: number;
   private readonly weigh: (value: V) => number;
   private readonly now: () => number;
+  /** Reads answered from the cache (or a load under way), for the metrics. */
+  hits = 0;
+  /** Reads that loaded (the cache off included), for the metrics. */
+  misses = 0;
 
   constructor(options: InvalidatingCacheOptions<V> & { enabled?: boolean }) {
     this.maxKeys = options.maxKeys;
@@ -68,14 +72,24 @@ export class InvalidatingCache<V> {
 
   /** The value cached under (key, name) and valid at `at`, else what `load` answers (stored if still current). */
   async get(key: string, name: string, load: () => Promise<Loaded<V>>, at = this.now()): Promise<V> {
-    if (!this.on) return (await load()).value;
+    if (!this.on) {
+      this.misses += 1;
+      return (await load()).value;
+    }
     let slots = this.entries.get(key);
     const slot = slots?.get(name);
     if (slot) {
-      if (slot.pending) return slot.pending;
-      if (slot.validUntil > at) return slot.value as V;
+      if (slot.pending) {
+        this.hits += 1;
+        return slot.pending;
+      }
+      if (slot.validUntil > at) {
+        this.hits += 1;
+        return slot.value as V;
+      }
       this.drop(slots!, name, slot);
     }
+    this.misses += 1;
     if (!slots) {
       slots = new Map();
       this.entries.set(key, slots);

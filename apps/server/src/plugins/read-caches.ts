@@ -18,6 +18,8 @@ export interface ReadCaches {
 declare module 'fastify' {
   interface FastifyInstance {
     readCaches: ReadCaches;
+    /** Whether other instances' writes reach this one's caches: the change listener listens (always on PGlite). */
+    changeListenerUp(): boolean;
   }
 }
 
@@ -43,6 +45,8 @@ export default fp(
     };
     const all = [caches.customers, caches.loyalty];
     app.decorate('readCaches', caches);
+    let listening = source?.kind !== 'postgres';
+    app.decorate('changeListenerUp', () => listening);
 
     const changed = (topic: 'customer' | 'loyalty', customerId: string) => {
       // A customer row concerns their loyalty answers too (a deleted customer is no member).
@@ -70,9 +74,11 @@ export default fp(
         listening: () => {
           for (const cache of all) cache.enabled = true;
           wasListening = true;
+          listening = true;
         },
         lost: (error) => {
           for (const cache of all) cache.enabled = false;
+          listening = false;
           // Once per loss, not per failed retry.
           if (wasListening)
             log.warn({ err: error }, 'change listener lost: read caches off until it is back');

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { Gauge } from 'prom-client';
 import { LOYALTY_EVENTS_SCOPE } from '@roadpass/contracts';
 import type { AppConfig } from '../../config.js';
 import { serviceTokenCheck } from '../../plugins/service-auth.js';
@@ -40,12 +41,23 @@ export const loyaltyModule: FastifyPluginAsync<{
   app.decorateRequest('serviceClient', undefined);
   const configured =
     Boolean(config.externalIssuer) || (await serviceClientSecret(app.db, config)) !== undefined;
+  const lane = createBatchLane({
+    share: config.loyaltyBatchSharePercent / 100,
+    maxWaiting: config.loyaltyBatchQueue,
+  });
+  const registry = app.operations.metrics;
+  if (registry)
+    new Gauge({
+      name: 'roadpass_loyalty_batch_lane_waiting',
+      help: 'Event batches waiting for their turn in the lane (decision 0013); LOYALTY_BATCH_QUEUE is the most',
+      registers: [registry],
+      collect() {
+        this.set(lane.waiting);
+      },
+    });
   await app.register(internalEventsRoutes, {
     service,
-    lane: createBatchLane({
-      share: config.loyaltyBatchSharePercent / 100,
-      maxWaiting: config.loyaltyBatchQueue,
-    }),
+    lane,
     bodyLimitBytes: config.bodyLimitBytes,
     checkServiceToken: serviceTokenCheck(app, {
       config,
