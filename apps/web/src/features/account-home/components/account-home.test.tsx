@@ -80,6 +80,7 @@ describe('account home', () => {
       '/DE/en/myaccount/mobile',
       '/DE/en/myaccount/privacy',
       '/DE/en/myaccount/payment',
+      '/DE/en/myaccount/security',
     ]);
   });
 

@@ -61,6 +61,7 @@ describe('password form before its validators have come', () => {
       expect(put).toHaveBeenCalledWith(apiPaths.password, {
         passwordOld: 'old-secret-phrase',
         password: 'a-long-secret-phrase',
+        signOutOtherDevices: true,
       }),
     );
   });

@@ -161,7 +161,27 @@ describe('password form', () => {
     expect(put).toHaveBeenCalledWith(apiPaths.password, {
       passwordOld: 'old-secret-phrase',
       password: 'a-long-secret-phrase',
+      signOutOtherDevices: true,
     });
+  });
+
+  it('signs out the other devices unless the customer unticks the switch (on by default)', async () => {
+    const { put } = renderForm();
+    const user = userEvent.setup();
+    const toggle = await screen.findByRole('switch', { name: /^Sign out of all other devices/ });
+    expect(toggle).toBeChecked();
+    await user.click(toggle);
+    expect(toggle).not.toBeChecked();
+    await user.type(screen.getByLabelText(/^Current password/), 'old-secret-phrase');
+    await user.type(screen.getByLabelText(/^New password/), 'a-long-secret-phrase');
+    await user.click(screen.getByRole('button', { name: 'Change password' }));
+    await vi.waitFor(() =>
+      expect(put).toHaveBeenCalledWith(apiPaths.password, {
+        passwordOld: 'old-secret-phrase',
+        password: 'a-long-secret-phrase',
+        signOutOtherDevices: false,
+      }),
+    );
   });
 
   it('says so in a live region when the password was changed, and empties the fields', async () => {

@@ -9,6 +9,7 @@ import {
   type RuleViolation,
 } from '@roadpass/contracts';
 import { FormErrors, SubmitButton, useErrorFocus } from '@/components/form';
+import { SwitchField } from '@/components/form/switch-field';
 import { PasswordField } from '@/components/form/password-field';
 import { Spinner } from '@/components/spinner';
 import {
@@ -48,7 +49,10 @@ export function PasswordForm() {
   const policy = useQuery(passwordPolicyQuery(http));
   const [status, setStatus] = useState('');
   const [formMessages, setFormMessages] = useState<string[]>([]);
-  const form = useForm<Values>({ defaultValues: { passwordOld: '', password: '' }, shouldFocusError: false });
+  const form = useForm<Values>({
+    defaultValues: { passwordOld: '', password: '', signOutOtherDevices: true },
+    shouldFocusError: false,
+  });
   const { register, handleSubmit, setError, formState, control, reset } = form;
   const { containerRef, focusErrors } = useErrorFocus();
   const values = useWatch({ control }) as Values;
@@ -102,7 +106,7 @@ export function PasswordForm() {
     try {
       await mutation.mutateAsync(current);
       // The focus stays on the submit button (never disabled), where the status is announced.
-      reset();
+      reset({ passwordOld: '', password: '', signOutOtherDevices: current.signOutOtherDevices });
       setStatus(t('password-saved'));
     } catch (error) {
       if (handleStepUp(error)) return;
@@ -166,6 +170,14 @@ export function PasswordForm() {
           </ul>
         </div>
       )}
+      {/* docs/product/security.md#sessions: on by default (ASVS 7.4.3). */}
+      <SwitchField
+        id="password-sign-out-others"
+        label={t('password-sign-out-others')}
+        hint={t('password-sign-out-others-hint')}
+        checked={values.signOutOtherDevices !== false}
+        onChange={(checked) => form.setValue('signOutOtherDevices', checked)}
+      />
       <SubmitButton className="button button--primary" busy={mutation.isPending}>
         {t('password-submit')}
       </SubmitButton>
