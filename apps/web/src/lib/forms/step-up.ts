@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef } from 'react';
 import type { FieldValues, Path, PathValue, UseFormReturn } from 'react-hook-form';
-import { securityErrorCodes } from '@roadpass/contracts';
+import type { SecurityErrorCode } from '@roadpass/contracts';
 import { isHttpError } from '@/lib/http';
 import { useRuntimeServices } from '@/lib/runtime-services';
 import { readItem, storageKeys, writeItem } from '@/lib/storage/storage';
@@ -8,9 +8,13 @@ import { readItem, storageKeys, writeItem } from '@/lib/storage/storage';
 /** Fields never kept across the sign-in: anything named like a password (and a form's own list). */
 const SECRET_FIELD = /password|pin/i;
 
+// The code as a typed literal: contracts' security module carries TypeBox schemas, which must stay
+// out of the bundle (decision 0014); the type still checks the spelling against securityErrorCodes.
+const RECENT_SIGN_IN_REQUIRED: SecurityErrorCode = 'recent_sign_in_required';
+
 /** Whether a call was refused because the change needs a recent sign-in (403 recent_sign_in_required). */
 export function needsRecentSignIn(error: unknown): boolean {
-  return isHttpError(error) && error.body?.code === securityErrorCodes.recentSignInRequired;
+  return isHttpError(error) && error.body?.code === RECENT_SIGN_IN_REQUIRED;
 }
 
 export interface StepUpOptions {
