@@ -3,12 +3,7 @@ import type { Db } from '../../db/database.js';
 
 /** What an e-mail or SMS is for; the outbox and its page group by it. */
 export type MessageKind =
-  | 'email-confirmation'
-  | 'email-changed'
-  | 'email-in-use'
-  | 'mobile-pin'
-  | 'newsletter'
-  | 'points-expiry';
+  'email-confirmation' | 'email-changed' | 'email-in-use' | 'mobile-pin' | 'newsletter' | 'points-expiry';
 
 export interface OutboundEmail {
   to: string;
