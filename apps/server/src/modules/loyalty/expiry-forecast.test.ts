@@ -95,7 +95,7 @@ describe('expiry forecast (pure)', () => {
       pointsNeeded: 500,
     });
     expect(expiryForecast({ ...base, collectedForTier: gold + 20 }).tierKeep?.pointsNeeded).toBe(0);
-    expect(expiryForecast({ ...base, lots: [] }).nextExpiry).toBeNull();
+    expect(expiryForecast({ ...base, collectedForTier: 0 }).nextExpiry).toBeNull();
   });
 });
 
