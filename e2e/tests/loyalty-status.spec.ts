@@ -1,5 +1,8 @@
 import { expect, test } from '@playwright/test';
+import { apiPaths, type LoyaltyExpiryForecast } from '@roadpass/contracts';
+import { scrollsSideways } from './reflow.js';
 import {
+  customerApi,
   fill,
   formatPoints,
   loyaltyAddress,
@@ -51,4 +54,60 @@ test.describe('the loyalty status page', () => {
       await expect(page.getByRole('link', { name: t['loyalty-link-history'] })).toBeVisible();
     });
   }
+
+  test("shows when the member's points expire: the sentences and the 12-month chart", async ({ page }) => {
+    await openLoyalty(page, email, '/status', 'en');
+    const t = texts('en');
+    const api = await customerApi(page);
+    const answer = await api.get<LoyaltyExpiryForecast>(apiPaths.loyaltyExpiryForecast(api.uuid));
+    expect(answer.status).toBe(200);
+    const forecast = answer.body;
+    // The demo ledger spreads its points over the last 11 months: a visible forecast.
+    expect(forecast.nextExpiry).not.toBeNull();
+    const dayMonth = (iso: string) =>
+      new Intl.DateTimeFormat('en-DE', { day: 'numeric', month: 'long', timeZone: 'UTC' }).format(
+        new Date(iso),
+      );
+
+    const forecastCard = page.getByRole('region', { name: t['loyalty-expiry-title'] });
+    await expect(forecastCard).toBeVisible();
+    await expect(
+      forecastCard.getByText(
+        fill(t[forecast.nextExpiry!.points === 1 ? 'loyalty-expiry-next_one' : 'loyalty-expiry-next_other'], {
+          points: formatPoints(forecast.nextExpiry!.points, 'en'),
+          date: dayMonth(forecast.nextExpiry!.date),
+        }),
+        { exact: true },
+      ),
+    ).toBeVisible();
+    const keep = forecast.tierKeep!;
+    const royalGold = loyaltyTexts('en').tiers['royal-gold']!.title;
+    await expect(
+      forecastCard.getByText(
+        keep.pointsNeeded > 0
+          ? fill(t[keep.pointsNeeded === 1 ? 'loyalty-expiry-keep_one' : 'loyalty-expiry-keep_other'], {
+              points: formatPoints(keep.pointsNeeded, 'en'),
+              date: dayMonth(keep.date),
+              tier: royalGold,
+            })
+          : fill(t['loyalty-expiry-kept'], { tier: royalGold, date: dayMonth(keep.date) }),
+        { exact: true },
+      ),
+    ).toBeVisible();
+
+    // The chart: one bar per month with points, drawn at a readable size, and the same figures as a table.
+    const chart = forecastCard.getByTestId('expiry-chart-svg');
+    await expect(chart).toBeVisible();
+    await expect(chart.locator('rect')).toHaveCount(forecast.months.filter((m) => m.points > 0).length);
+    const box = (await chart.boundingBox())!;
+    expect(box.width).toBeGreaterThan(300);
+    expect(box.height).toBeGreaterThan(100);
+    const table = forecastCard.getByRole('table', { name: t['loyalty-expiry-chart-caption'] });
+    await expect(table.getByRole('row')).toHaveCount(13);
+    const first = forecast.months[0]!;
+    await expect(table.getByRole('row').nth(1).getByRole('cell')).toHaveText(
+      formatPoints(first.points, 'en'),
+    );
+    expect(await scrollsSideways(page)).toBe(false);
+  });
 });

@@ -242,7 +242,8 @@ const envSchema = Type.Object({
   }),
   LOYALTY_REMINDER_DAYS: Type.String({
     default: '30,7',
-    pattern: '^([1-9][0-9]?|[1-2][0-9]{2}|3[0-5][0-9]|36[0-5])(,([1-9][0-9]?|[1-2][0-9]{2}|3[0-5][0-9]|36[0-5])){0,4}$',
+    pattern:
+      '^([1-9][0-9]?|[1-2][0-9]{2}|3[0-5][0-9]|36[0-5])(,([1-9][0-9]?|[1-2][0-9]{2}|3[0-5][0-9]|36[0-5])){0,4}$',
     ...annotate({
       description:
         'days before points expire that a points reminder e-mail is sent, one reminder per number (decision 0035)',

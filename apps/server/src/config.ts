@@ -348,7 +348,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
     loyaltyClientSecret: settings.LOYALTY_CLIENT_SECRET,
     loyaltyAudience: settings.LOYALTY_AUDIENCE,
     loyaltyExpiryIntervalSeconds: settings.LOYALTY_EXPIRY_INTERVAL_SECONDS,
-    loyaltyReminderDays: [...new Set(settings.LOYALTY_REMINDER_DAYS.split(',').map(Number))].sort((a, b) => b - a),
+    loyaltyReminderDays: [...new Set(settings.LOYALTY_REMINDER_DAYS.split(',').map(Number))].sort(
+      (a, b) => b - a,
+    ),
     loyaltyReminderIntervalSeconds: settings.LOYALTY_REMINDER_INTERVAL_SECONDS,
     loyaltyBatchSharePercent: settings.LOYALTY_BATCH_SHARE_PERCENT,
     loyaltyBatchQueue: settings.LOYALTY_BATCH_QUEUE,

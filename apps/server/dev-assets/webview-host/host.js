@@ -19,6 +19,7 @@ const messageNames = [
   'didNavigateForward',
   'didNavigateBackward',
   'enableLoyaltyPushNotifications',
+  'pointsExpiryHint',
 ];
 
 const $ = (id) => document.getElementById(id);

@@ -95,7 +95,7 @@ describe('expiry forecast (pure)', () => {
       pointsNeeded: 500,
     });
     expect(expiryForecast({ ...base, collectedForTier: gold + 20 }).tierKeep?.pointsNeeded).toBe(0);
-    expect(expiryForecast({ ...base, lots: [] }).nextExpiry).toBeNull();
+    expect(expiryForecast({ ...base, collectedForTier: 0 }).nextExpiry).toBeNull();
   });
 });
 
@@ -124,7 +124,10 @@ describe('expiry forecast of a member (ledger)', () => {
     const id = (await createTestCustomer(database.db)).id;
     const earned = at('2026-02-10T10:00:00.000Z');
     await service.applyEvent(event(id, 'a', 120, earned), at('2026-02-11T00:00:00.000Z'));
-    await service.applyEvent(event(id, 'b', 80, at('2026-04-10T10:00:00.000Z')), at('2026-04-11T00:00:00.000Z'));
+    await service.applyEvent(
+      event(id, 'b', 80, at('2026-04-10T10:00:00.000Z')),
+      at('2026-04-11T00:00:00.000Z'),
+    );
     const later = addMonths(earned, 12);
     later.setUTCDate(later.getUTCDate() + 1);
     const forecast = await service.expiryForecast(id, later);
@@ -140,7 +143,10 @@ describe('expiry forecast of a member (ledger)', () => {
     // earned after 10 Jan 2026. The January points themselves do not count then (exclusive start).
     const reached = at('2026-01-10T10:00:00.000Z');
     await service.applyEvent(event(id, 'big', gold, reached), at('2026-01-10T11:00:00.000Z'));
-    await service.applyEvent(event(id, 'later', 400, at('2026-05-02T10:00:00.000Z')), at('2026-05-03T00:00:00.000Z'));
+    await service.applyEvent(
+      event(id, 'later', 400, at('2026-05-02T10:00:00.000Z')),
+      at('2026-05-03T00:00:00.000Z'),
+    );
     const now = at('2026-11-26T10:00:00.000Z');
     const forecast = await service.expiryForecast(id, now);
     expect(forecast.tierKeep).toEqual({

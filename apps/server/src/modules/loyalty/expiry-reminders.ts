@@ -132,9 +132,7 @@ export function createExpiryReminders({
         .updateTable('loyalty_expiry_reminders')
         .set({ outbox_id: outboxId })
         .where('kind', '=', window.kind)
-        .where(
-          sql<boolean>`event_id = any(${rows.map((r) => String(r.event_id))}::bigint[])`,
-        )
+        .where(sql<boolean>`event_id = any(${rows.map((r) => String(r.event_id))}::bigint[])`)
         .execute();
       return { outboxId, lots: rows.length };
     });

@@ -42,7 +42,7 @@ const putReminders = (session: Session, uuid: string, body: unknown, headers: Re
   call(session, { method: 'PUT', url: apiPaths.pointsReminders(uuid), payload: body as object, headers });
 
 describe('expiry forecast call', () => {
-  it("gives the demo member a visible forecast: twelve months, the nearest expiry and what keeps royal gold", async () => {
+  it('gives the demo member a visible forecast: twelve months, the nearest expiry and what keeps royal gold', async () => {
     const de = await sessionOf(await demoMember(t.db, 'de'), 'Demo-2026!');
     const res = await call(de, { url: apiPaths.loyaltyExpiryForecast(de.customer.id) });
     expect(res.statusCode).toBe(200);
@@ -54,7 +54,9 @@ describe('expiry forecast call', () => {
     expect(forecast.nextExpiry!.points).toBeGreaterThan(0);
     expect(Date.parse(forecast.nextExpiry!.date)).toBeGreaterThan(Date.now());
 
-    const details = (await call(de, { url: apiPaths.loyaltyTierDetails(de.customer.id) })).json<LoyaltyTierDetails>();
+    const details = (
+      await call(de, { url: apiPaths.loyaltyTierDetails(de.customer.id) })
+    ).json<LoyaltyTierDetails>();
     expect(forecast.tierKeep).toMatchObject({ tier: 'royal-gold', date: details.tierExpirationDate });
     // What does not expire within the twelve months is what was earned this very month last year.
     expect(forecast.months.reduce((sum, m) => sum + m.points, 0)).toBeLessThanOrEqual(details.points);

@@ -70,7 +70,8 @@ export const loyaltyRoutes: FastifyPluginAsync<LoyaltyRoutesOptions> = async (
   /** {uuid} must be the signed-in customer (403); no membership needed (the privacy page's choice). */
   const ownAccount = async (request: FastifyRequest) => {
     const { uuid } = request.params as { uuid: string };
-    if (uuid.toLowerCase() !== request.customer!.customerId.toLowerCase()) throw loyaltyErrors.otherCustomer();
+    if (uuid.toLowerCase() !== request.customer!.customerId.toLowerCase())
+      throw loyaltyErrors.otherCustomer();
     await signedInCustomer(customers, request);
   };
 

@@ -364,7 +364,9 @@ export function createLoyaltyService({ db, content, clock = systemClock, cache }
       const { tier, tierExpirationDate } = state.details;
       const tierDate = tierExpirationDate === null ? null : new Date(tierExpirationDate);
       const collected =
-        tierDate === null ? 0 : ((await q.collectedSince([id], qualifyingWindowStart(tierDate))).get(id) ?? 0);
+        tierDate === null
+          ? 0
+          : ((await q.collectedSince([id], qualifyingWindowStart(tierDate))).get(id) ?? 0);
       return expiryForecast({
         now,
         lots,

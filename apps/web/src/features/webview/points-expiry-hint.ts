@@ -72,6 +72,7 @@ export function usePointsExpiryHint(active: boolean) {
         date,
       }),
     });
-    if (handed) writeItem(localStorage, storageKeys.pointsExpiryHints, JSON.stringify([...sent, hint.key].slice(-20)));
+    if (handed)
+      writeItem(localStorage, storageKeys.pointsExpiryHints, JSON.stringify([...sent, hint.key].slice(-20)));
   }, [active, forecast.data, reminders.data, formatLocale, t]);
 }

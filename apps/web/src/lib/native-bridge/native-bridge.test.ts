@@ -53,11 +53,7 @@ const calls: [BridgeMessageName, () => unknown, unknown][] = [
     enableLoyaltyPushNotifications,
     { v: 1, type: 'enableLoyaltyPushNotifications' },
   ],
-  [
-    'pointsExpiryHint',
-    () => pointsExpiryHint(hint),
-    { v: 1, type: 'pointsExpiryHint', ...hint },
-  ],
+  ['pointsExpiryHint', () => pointsExpiryHint(hint), { v: 1, type: 'pointsExpiryHint', ...hint }],
 ];
 
 function installIosHost() {

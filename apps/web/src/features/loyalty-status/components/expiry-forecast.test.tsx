@@ -26,7 +26,10 @@ function renderStatus(forecast: unknown = royalGoldForecast) {
       [apiPaths.loyaltyTiers('en-DE')]: tiers,
     }),
   );
-  return { ...renderLoyalty(<LoyaltyStatus />, { path: '/status', http: createFakeHttpClient({ get }) }), get };
+  return {
+    ...renderLoyalty(<LoyaltyStatus />, { path: '/status', http: createFakeHttpClient({ get }) }),
+    get,
+  };
 }
 
 describe('expiry chart', () => {
@@ -43,13 +46,14 @@ describe('expiry chart', () => {
       />,
     );
     const table = screen.getByRole('table', { name: 'Points that expire in each of the next 12 months' });
-    expect(screen.getByRole('figure', { name: 'Points that expire in each of the next 12 months' })).toContainElement(
-      table,
-    );
-    expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual([
-      'Month',
-      'Points expiring',
-    ]);
+    expect(
+      screen.getByRole('figure', { name: 'Points that expire in each of the next 12 months' }),
+    ).toContainElement(table);
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['Month', 'Points expiring']);
     const rows = within(table).getAllByRole('row').slice(1);
     expect(rows).toHaveLength(12);
     expect(within(rows[0]!).getByRole('rowheader')).toHaveTextContent('March 2026');
@@ -85,7 +89,9 @@ describe('expiry forecast on the status page', () => {
     expect(await screen.findByText('850 points expire on 1 March')).toBeInTheDocument();
     expect(screen.getByText('Collect 500 more points by 30 November to keep Royal Gold')).toBeInTheDocument();
     expect(screen.getByRole('heading', { level: 2, name: 'Points expiring' })).toBeInTheDocument();
-    expect(screen.getByRole('table', { name: 'Points that expire in each of the next 12 months' })).toBeInTheDocument();
+    expect(
+      screen.getByRole('table', { name: 'Points that expire in each of the next 12 months' }),
+    ).toBeInTheDocument();
   });
 
   it('speaks German, and says when nothing expires and the tier is already kept', async () => {
@@ -102,7 +108,9 @@ describe('expiry forecast on the status page', () => {
     expect(
       screen.getByText('Du hast genug Punkte gesammelt, um Royal Gold am 30. November zu behalten.'),
     ).toBeInTheDocument();
-    expect(screen.getByRole('table', { name: 'Punkte, die in jedem der nächsten 12 Monate verfallen' })).toBeInTheDocument();
+    expect(
+      screen.getByRole('table', { name: 'Punkte, die in jedem der nächsten 12 Monate verfallen' }),
+    ).toBeInTheDocument();
   });
 
   it('offers a retry when the forecast cannot be loaded, and keeps the figures', async () => {

@@ -38,8 +38,7 @@ export function ExpiryForecast({ tiers }: { tiers: TierList }) {
   }
 
   const { months, nextExpiry, tierKeep } = forecast.data;
-  const tierName = (slug: string) =>
-    tiers.find((tier) => tier.slug === slug)?.information.title.text ?? slug;
+  const tierName = (slug: string) => tiers.find((tier) => tier.slug === slug)?.information.title.text ?? slug;
 
   return (
     <section className="card loyalty-expiry" aria-labelledby="loyalty-expiry-title">
