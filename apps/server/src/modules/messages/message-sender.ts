@@ -3,7 +3,14 @@ import type { Db } from '../../db/database.js';
 
 /** What an e-mail or SMS is for; the outbox and its page group by it. */
 export type MessageKind =
-  'email-confirmation' | 'email-changed' | 'email-in-use' | 'mobile-pin' | 'newsletter';
+  | 'email-confirmation'
+  | 'email-changed'
+  | 'email-in-use'
+  | 'mobile-pin'
+  | 'newsletter'
+  | 'export-ready'
+  | 'deletion-scheduled'
+  | 'deletion-done';
 
 export interface OutboundEmail {
   to: string;

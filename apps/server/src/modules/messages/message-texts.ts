@@ -13,6 +13,15 @@ export const messageKeys = [
   'mobile-pin.sms',
   'newsletter.subject',
   'newsletter.body',
+  // docs/product/data-rights.md
+  'export-ready.subject',
+  'export-ready.body',
+  'deletion-scheduled.subject',
+  'deletion-scheduled.body',
+  'deletion-done.subject',
+  'deletion-done.body',
+  'export-index.title',
+  'export-index.intro',
   // The `text` of the mobile call's 400s: violation.{attribute}.{validator}.
   'violation.mobilePhone.required',
   'violation.mobilePhone.phone',
