@@ -18,6 +18,8 @@ export const routes = {
     mobile: accountPage('mobile'),
     privacy: accountPage('privacy'),
     payment: accountPage('payment'),
+    /** docs/product/data-rights.md#close-my-account */
+    close: accountPage('close'),
   },
   /** No login: the newsletter unsubscribe link of an e-mail. */
   newsletterUnsubscribe: {

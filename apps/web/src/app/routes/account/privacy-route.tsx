@@ -1,8 +1,9 @@
 import { ConsentSettings } from '@/features/account-privacy/components/consent-settings';
+import { DataDownload } from '@/features/account-data-rights/components/data-download';
 import { NewsletterSetting } from '@/features/account-privacy/components/newsletter-setting';
 import { AccountSubPageRoute } from './account-sub-page-route';
 
-/** /{COUNTRY}/{lang}/myaccount/privacy: the consents the customer may edit, then the newsletter. */
+/** /{COUNTRY}/{lang}/myaccount/privacy: the consents the customer may edit, the newsletter, then "Download my data". */
 export default function PrivacyRoute() {
   return (
     <AccountSubPageRoute titleKey="privacy-title">
@@ -10,6 +11,7 @@ export default function PrivacyRoute() {
         <>
           <ConsentSettings user={user} />
           <NewsletterSetting />
+          <DataDownload />
         </>
       )}
     </AccountSubPageRoute>
