@@ -24,6 +24,7 @@ import { consentsModule } from './modules/consents/index.js';
 import { contentModule, loadLoyaltyContent, loadTranslations } from './modules/content/index.js';
 import { createCustomerRepository, customersModule } from './modules/customers/index.js';
 import { createEmailChangeService, emailChangeModule } from './modules/email-change/index.js';
+import { dataRightsModule } from './modules/data-rights/index.js';
 import { errorReportsModule } from './modules/error-reports/index.js';
 import { logoutModule } from './modules/logout/index.js';
 import { loyaltyModule } from './modules/loyalty/index.js';
@@ -194,6 +195,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   });
   await app.register(messagesModule, { config });
   await app.register(errorReportsModule, { config });
+  await app.register(dataRightsModule, { config, customers, sender: messages, texts: messageTexts });
   app.get(apiPaths.openApiDocument, { config: { public: true }, schema: { hide: true } }, async () =>
     app.swagger(),
   );

@@ -61,6 +61,10 @@ export interface AppConfig {
   sessionTtlSeconds: number;
   /** Step-up: a sensitive change needs a sign-in within these seconds (docs/product/security.md#step-up). */
   recentSignInSeconds: number;
+  /** Days between asking to close the account and the erasure (docs/product/data-rights.md#close-my-account). */
+  deletionGraceDays: number;
+  /** How often the data-rights worker looks for exports to build and erasures due. */
+  dataRightsIntervalSeconds: number;
   bodyLimitBytes: number;
   /** Behind a load balancer: take the client address from X-Forwarded-For (login throttling per IP). */
   trustProxy: boolean;
@@ -322,6 +326,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     refreshTokenTtlSeconds: settings.REFRESH_TOKEN_TTL_SECONDS,
     sessionTtlSeconds: settings.SESSION_TTL_SECONDS,
     recentSignInSeconds: settings.RECENT_SIGN_IN_SECONDS,
+    deletionGraceDays: settings.DELETION_GRACE_DAYS,
+    dataRightsIntervalSeconds: settings.DATA_RIGHTS_INTERVAL_SECONDS,
     bodyLimitBytes: settings.BODY_LIMIT_BYTES,
     // One Node process keeps about 20 queries busy at most before its own CPU is the limit; PostgreSQL's
     // default max_connections (100) then leaves room for 4 instances plus tools.

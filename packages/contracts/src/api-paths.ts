@@ -59,6 +59,18 @@ export const apiPaths = {
 
   /** Internal: points events from the rental system (service client token with the loyalty:events scope). */
   internalLoyaltyEvents: '/api/internal/loyalty/events',
+
+  /** docs/product/data-rights.md#download-my-data: the customer's newest export (GET), a new one (POST). */
+  dataExport: '/api/customer/cuda/customer/data-export/own',
+  /** The ZIP of the customer's ready export (bearer token; the app fetches it as a blob). */
+  dataExportFile: '/api/customer/cuda/customer/data-export/own/file',
+  /** docs/product/data-rights.md#close-my-account: blockers and the scheduled deletion (GET), ask (POST), keep (DELETE). */
+  accountDeletion: '/api/customer/cuda/customer/deletion/own',
+  /** Internal: the rental system reports what stops a customer's deletion, per legal entity. */
+  internalDeletionBlockers: (customerId: string) =>
+    `/api/internal/account/deletion-blockers/${encodeURIComponent(customerId)}`,
+  /** Internal: erased customers since a cursor (the rental system erases them too). */
+  internalErasures: '/api/internal/account/erasures',
 } as const;
 
 /** Where the app and the identity provider live (docs/product/addresses-and-routes.md#addresses). */

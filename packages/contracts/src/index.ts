@@ -21,3 +21,5 @@ export * from './phone-format.js';
 export * from './dev-outbox.js';
 export * from './error-reports.js';
 export * from './security.js';
+export * from './data-rights-constants.js';
+export * from './data-rights.js';

@@ -45,11 +45,14 @@ must not be running; send events to POST /api/internal/loyalty/events instead.
 Exit codes: 0 done, 1 refused or invalid arguments, 2 invalid configuration.`;
 
 /** Opens the database the server uses, after making sure no server has the embedded one open. */
-async function openForCommand(config: AppConfig): Promise<{ db: Db; lock: DataDirLock | undefined }> {
+export async function openForCommand(
+  config: AppConfig,
+  name = 'loyalty command',
+): Promise<{ db: Db; lock: DataDirLock | undefined }> {
   let lock: DataDirLock | undefined;
   if (!config.databaseUrl) {
     try {
-      lock = acquireDataDirLock(config.dataDir, 'loyalty command');
+      lock = acquireDataDirLock(config.dataDir, name);
     } catch (error) {
       if (error instanceof DataDirBusyError) {
         throw new Refusal(

@@ -218,6 +218,75 @@ export interface CustomerSignInTable {
   first_at: Generated<Date>;
 }
 
+/** docs/product/data-rights.md#download-my-data: one export job; its ZIP lives in data_export_chunks. */
+export interface DataExportTable {
+  id: Generated<string>;
+  customer_id: string;
+  state: ColumnType<
+    'queued' | 'running' | 'ready' | 'failed',
+    'queued' | undefined,
+    'queued' | 'running' | 'ready' | 'failed'
+  >;
+  progress_percent: ColumnType<number, number | undefined, number>;
+  requested_at: Timestamp;
+  attempts: ColumnType<number, number | undefined, number>;
+  locked_until: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  ready_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  expires_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** bigint: text from pg, a number from PGlite; read it with Number(). */
+  size_bytes: ColumnType<string | number | null, number | null | undefined, number | null>;
+}
+
+export interface DataExportChunkTable {
+  export_id: string;
+  n: number;
+  bytes: Uint8Array;
+}
+
+/** docs/product/data-rights.md#close-my-account */
+export interface AccountDeletionTable {
+  customer_id: string;
+  requested_at: Timestamp;
+  scheduled_for: Date;
+  last_email_sent_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  locked_until: ColumnType<Date | null, Date | null | undefined, Date | null>;
+}
+
+export interface DeletionBlockerTable {
+  customer_id: string;
+  legal_entity_id: number;
+  kind: 'open_rental' | 'unpaid_invoice' | 'pending_fine';
+  reference: string;
+  reported_at: Timestamp;
+}
+
+/** The erasure feed the rental system reads (GET /api/internal/account/erasures). */
+export interface ErasureTable {
+  cursor: ColumnType<string | number, never, never>;
+  customer_id: string;
+  legal_entity_id: number;
+  erased_at: Timestamp;
+}
+
+/** Ledger rows of erased customers, under a random pseudonym with no mapping kept. */
+export interface LoyaltyLedgerArchiveTable {
+  pseudonym_id: string;
+  legal_entity_id: number;
+  seq: number;
+  type: string;
+  points: number;
+  occurred_at: Date;
+  expires_at: Date | null;
+  tier_after: string;
+}
+
+export interface ErasedConsentCountTable {
+  slug: string;
+  legal_entity_id: number;
+  granted: boolean;
+  count: number;
+}
+
 export interface Database extends LoyaltyTables {
   legal_entities: LegalEntityTable;
   customers: CustomerTable;
@@ -239,6 +308,13 @@ export interface Database extends LoyaltyTables {
   session_devices: SessionDeviceTable;
   recovery_tokens: RecoveryTokenTable;
   customer_sign_ins: CustomerSignInTable;
+  data_exports: DataExportTable;
+  data_export_chunks: DataExportChunkTable;
+  account_deletions: AccountDeletionTable;
+  deletion_blockers: DeletionBlockerTable;
+  erasures: ErasureTable;
+  loyalty_ledger_archive: LoyaltyLedgerArchiveTable;
+  erased_consent_counts: ErasedConsentCountTable;
 }
 
 export type CustomerRow = Selectable<CustomerTable>;

@@ -25,6 +25,7 @@ const PrivacyRoute = lazyRoute(() => import('./routes/account/privacy-route'));
 const PaymentRoute = lazyRoute(() => import('./routes/account/payment-route'));
 const SecurityRoute = lazyRoute(() => import('./routes/account/security-route'));
 const SecurityActivityRoute = lazyRoute(() => import('./routes/account/security-activity-route'));
+const CloseAccountRoute = lazyRoute(() => import('./routes/account/close-account-route'));
 const UnsubscribeRoute = lazyRoute(() => import('./routes/account/unsubscribe-route'));
 const EmailConfirmRoute = lazyRoute(() => import('./routes/account/email-confirm-route'));
 const PaymentProfilesRoute = lazyRoute(() => import('./routes/payment-profiles-route'));
@@ -41,6 +42,7 @@ const accountPageRoutes: Record<AccountPage, ReturnType<typeof lazyRoute>> = {
   payment: PaymentRoute,
   security: SecurityRoute,
   securityActivity: SecurityActivityRoute,
+  close: CloseAccountRoute,
 };
 
 /**

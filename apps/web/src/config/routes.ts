@@ -22,6 +22,8 @@ export const routes = {
     security: accountPage('security'),
     /** The security activity (docs/product/security.md#security-activity), linked from the security page. */
     securityActivity: accountPage('security/activity'),
+    /** docs/product/data-rights.md#close-my-account */
+    close: accountPage('close'),
   },
   /** No login: the newsletter unsubscribe link of an e-mail. */
   newsletterUnsubscribe: {

@@ -10,7 +10,10 @@ export type MessageKind =
   | 'newsletter'
   | 'password-reset'
   | 'new-device'
-  | 'points-expiry';
+  | 'points-expiry'
+  | 'export-ready'
+  | 'deletion-scheduled'
+  | 'deletion-done';
 
 export interface OutboundEmail {
   to: string;

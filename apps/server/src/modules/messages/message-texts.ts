@@ -21,6 +21,15 @@ export const messageKeys = [
   'points-expiry.subject',
   'points-expiry.body',
   'points-expiry.line',
+  // docs/product/data-rights.md
+  'export-ready.subject',
+  'export-ready.body',
+  'deletion-scheduled.subject',
+  'deletion-scheduled.body',
+  'deletion-done.subject',
+  'deletion-done.body',
+  'export-index.title',
+  'export-index.intro',
   // The `text` of the mobile call's 400s: violation.{attribute}.{validator}.
   'violation.mobilePhone.required',
   'violation.mobilePhone.phone',

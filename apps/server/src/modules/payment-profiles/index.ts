@@ -2,4 +2,5 @@
 export {
   paymentProfileRoutes as paymentProfilesModule,
   seedDemoPaymentProfiles,
+  paymentProfilesOf,
 } from './payment-profiles.js';

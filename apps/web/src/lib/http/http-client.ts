@@ -82,6 +82,9 @@ export function requestUrl(
 
 async function readBody(response: Response): Promise<unknown> {
   if (response.status === 204 || response.status === 205) return undefined;
+  // A file (the data export's ZIP) stays bytes.
+  if (/^application\/(zip|octet-stream)\b/i.test(response.headers.get('content-type') ?? ''))
+    return response.blob();
   const text = await response.text();
   if (text === '') return undefined;
   const contentType = response.headers.get('content-type') ?? '';

@@ -47,7 +47,10 @@ export function isApiErrorBody(value: unknown): value is ApiErrorBody {
  * Whether a failed call was rejected with this error code (apiErrorCodes, loyaltyErrorCodes of the
  * contracts). The app tells errors apart by code, never by a bare status.
  */
-export function hasErrorCode(error: unknown, code: ApiErrorCode | LoyaltyErrorCode): error is HttpError {
+export function hasErrorCode(
+  error: unknown,
+  code: ApiErrorCode | LoyaltyErrorCode | (string & {}),
+): error is HttpError {
   return isHttpError(error) && error.body?.code === code;
 }
 

@@ -1,9 +1,10 @@
 import { ConsentSettings } from '@/features/account-privacy/components/consent-settings';
+import { DataDownload } from '@/features/account-data-rights/components/data-download';
 import { NewsletterSetting } from '@/features/account-privacy/components/newsletter-setting';
 import { PointsRemindersSetting } from '@/features/account-privacy/components/points-reminders-setting';
 import { AccountSubPageRoute } from './account-sub-page-route';
 
-/** /{COUNTRY}/{lang}/myaccount/privacy: the consents the customer may edit, points reminders, then the newsletter. */
+/** /{COUNTRY}/{lang}/myaccount/privacy: the consents the customer may edit, points reminders, the newsletter, then "Download my data". */
 export default function PrivacyRoute() {
   return (
     <AccountSubPageRoute titleKey="privacy-title">
@@ -12,6 +13,7 @@ export default function PrivacyRoute() {
           <ConsentSettings user={user} />
           <PointsRemindersSetting user={user} />
           <NewsletterSetting />
+          <DataDownload />
         </>
       )}
     </AccountSubPageRoute>

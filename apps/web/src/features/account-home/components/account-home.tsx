@@ -1,6 +1,7 @@
 import { useEffect, type ReactNode } from 'react';
 import { useTranslation } from '@/lib/i18n/use-translation';
 import { Link } from 'wouter';
+import { routes } from '@/config/routes';
 import { legalEntityById, legalEntityByCountry, type SessionUser } from '@roadpass/contracts';
 import { countryName } from '@/lib/i18n/locale';
 import { useAppStore } from '@/lib/state/app-store';
@@ -94,6 +95,11 @@ export function AccountHome({ user, country, language, loyaltyHref, actions }: A
           onChange={(next) => void switchTo(next)}
         />
       </div>
+
+      <p className="account-home__close">
+        {/* docs/product/data-rights.md#close-my-account: its own page, out of the way. */}
+        <Link href={routes.account.close.build(country, language)}>{t('account-close-link')}</Link>
+      </p>
 
       {actions && <div className="account-home__actions">{actions}</div>}
     </section>

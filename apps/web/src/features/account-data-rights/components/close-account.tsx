@@ -1,0 +1,136 @@
+import { useState } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { dataRightsErrorCodes, legalEntityById, type AccountDeletionStatus } from '@roadpass/contracts';
+import { ConfirmDialog } from '@/components/confirm-dialog';
+import { Spinner } from '@/components/spinner';
+import { hasErrorCode, useHttp } from '@/lib/http';
+import { useTranslation } from '@/lib/i18n/use-translation';
+import { askDeletion, deletionQuery, keepAccount } from '../api/data-rights';
+import { dataRightsKeys } from '../api/query-keys';
+import './data-rights.css';
+
+/** "Your account will be deleted on …" with "Keep my account" (docs/product/data-rights.md#close-my-account). */
+export function DeletionScheduled({ scheduledFor }: { scheduledFor: string }) {
+  const { t, i18n } = useTranslation();
+  const http = useHttp();
+  const queryClient = useQueryClient();
+  const keep = useMutation({
+    mutationFn: () => keepAccount(http),
+    onSuccess: (data) => queryClient.setQueryData(dataRightsKeys.deletion(), data),
+  });
+  const date = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'long' }).format(new Date(scheduledFor));
+  return (
+    <section className="card privacy__section" aria-labelledby="deletion-scheduled-title">
+      <h2 id="deletion-scheduled-title" className="privacy__title">
+        {t('close-scheduled-title', { date })}
+      </h2>
+      <p className="privacy__text">{t('close-scheduled-text')}</p>
+      {keep.isError && (
+        <p role="alert" className="privacy__error">
+          {t('close-error')}
+        </p>
+      )}
+      <div className="data-rights__actions">
+        <button
+          type="button"
+          className="button button--primary"
+          onClick={() => keep.mutate()}
+          disabled={keep.isPending}
+        >
+          {t('close-keep')}
+        </button>
+      </div>
+    </section>
+  );
+}
+
+/** The close-account page: what happens, what stops it, and the request itself. */
+export function CloseAccount() {
+  const { t } = useTranslation();
+  const http = useHttp();
+  const queryClient = useQueryClient();
+  const status = useQuery(deletionQuery(http));
+  const [confirming, setConfirming] = useState(false);
+  const [error, setError] = useState('');
+  const ask = useMutation({
+    mutationFn: () => askDeletion(http),
+    onSuccess: (data) => {
+      setError('');
+      queryClient.setQueryData(dataRightsKeys.deletion(), data);
+    },
+    onError: (e) => {
+      if (hasErrorCode(e, dataRightsErrorCodes.deletionBlocked)) void status.refetch();
+      setError(t(hasErrorCode(e, 'recent_sign_in_required') ? 'data-rights-recent-sign-in' : 'close-error'));
+    },
+  });
+
+  if (status.isPending) return <Spinner />;
+  if (status.isError) {
+    return (
+      <p role="alert" className="privacy__error">
+        {t('account-load-error')}
+      </p>
+    );
+  }
+  const data: AccountDeletionStatus = status.data;
+  if (data.deletion) return <DeletionScheduled scheduledFor={data.deletion.scheduledFor} />;
+
+  return (
+    <section className="card privacy__section" aria-labelledby="close-what-title">
+      <h2 id="close-what-title" className="privacy__title">
+        {t('close-what-title')}
+      </h2>
+      <ul className="data-rights__list">
+        <li>{t('close-what-grace', { days: data.graceDays })}</li>
+        <li>{t('close-what-sessions')}</li>
+        <li>{t('close-what-erased')}</li>
+        <li>{t('close-what-kept')}</li>
+      </ul>
+      {data.blockers.length > 0 ? (
+        <div role="alert">
+          <h3 className="privacy__subtitle">{t('close-blocked-title')}</h3>
+          <ul className="data-rights__list">
+            {data.blockers.map((b) => (
+              <li key={`${b.legalEntityId}-${b.kind}-${b.reference}`}>
+                {t(`close-blocker-${b.kind}`, {
+                  reference: b.reference,
+                  country: legalEntityById(b.legalEntityId)?.isoCountry ?? String(b.legalEntityId),
+                })}
+              </li>
+            ))}
+          </ul>
+          <p className="privacy__text">{t('close-blocked-where')}</p>
+        </div>
+      ) : (
+        <div className="data-rights__actions">
+          <button
+            type="button"
+            className="button button--secondary"
+            onClick={() => setConfirming(true)}
+            disabled={ask.isPending}
+          >
+            {t('close-ask')}
+          </button>
+        </div>
+      )}
+      {error && (
+        <p role="alert" className="privacy__error">
+          {error}
+        </p>
+      )}
+      <ConfirmDialog
+        open={confirming}
+        title={t('close-confirm-title')}
+        confirmLabel={t('close-confirm')}
+        cancelLabel={t('close-keep')}
+        onConfirm={() => {
+          setConfirming(false);
+          ask.mutate();
+        }}
+        onCancel={() => setConfirming(false)}
+      >
+        <p>{t('close-what-grace', { days: data.graceDays })}</p>
+      </ConfirmDialog>
+    </section>
+  );
+}
