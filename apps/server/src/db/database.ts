@@ -13,8 +13,7 @@ export interface EmbeddedDatabase {
 
 /** Where a Db's data lives, for what needs a connection of its own (the change listener). */
 export type DatabaseSource =
-  | { kind: 'postgres'; url: string; pool: pg.Pool }
-  | { kind: 'pglite'; pglite: EmbeddedDatabase };
+  { kind: 'postgres'; url: string; pool: pg.Pool } | { kind: 'pglite'; pglite: EmbeddedDatabase };
 
 const sources = new WeakMap<Db, DatabaseSource>();
 
