@@ -21,6 +21,8 @@ const storageIndependent = [
   'src/db/data-dir-lock.test.ts',
   'src/plugins/request-log.test.ts',
   'src/plugins/rate-limits.test.ts',
+  'src/plugins/rate-limits-redis.test.ts',
+  'src/shutdown.test.ts',
   'src/modules/webview-host/**',
   'src/modules/content/**',
   'src/modules/loyalty/batch-lane.test.ts',

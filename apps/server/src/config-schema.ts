@@ -91,7 +91,8 @@ const envSchema = Type.Object({
       'on SIGTERM: seconds the instance keeps serving while `/health/ready` answers 503, so the load balancer stops sending to it',
   }),
   SHUTDOWN_GRACE_SECONDS: integer(1, 600, 30, {
-    description: 'on SIGTERM, after the delay: seconds in-flight requests get to finish before the process exits anyway',
+    description:
+      'on SIGTERM, after the delay: seconds in-flight requests get to finish before the process exits anyway',
   }),
   REDIS_URL: Type.Optional(
     url(['redis:', 'rediss:'], {

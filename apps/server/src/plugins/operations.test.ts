@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiPaths } from '@roadpass/contracts';
 import { buildApp } from '../app.js';
@@ -5,12 +7,12 @@ import { routePattern } from '../lib/route-pattern.js';
 import { createTestApp, testConfig, type TestApp } from '../testing/test-app.js';
 import { createTestDatabase } from '../testing/test-database.js';
 
-describe('health and metrics (docs/observability.md)', () => {
+describe('health and metrics (docs/observability.md)', { timeout: 120_000 }, () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp();
-  });
-  afterAll(async () => t.close());
+  }, 180_000);
+  afterAll(async () => t?.close());
 
   it('answers live and ready while the instance is up', async () => {
     const live = await t.app.inject({ url: '/health/live' });
@@ -54,6 +56,21 @@ describe('health and metrics (docs/observability.md)', () => {
       'roadpass_draining 0',
     ])
       expect(text).toContain(name);
+  });
+
+  it('has every metric the Grafana dashboard queries', async () => {
+    const dashboard = await readFile(
+      path.resolve(import.meta.dirname, '../../../../deploy/grafana/roadpass-dashboard.json'),
+      'utf8',
+    );
+    const used = new Set(
+      [...dashboard.matchAll(/\b((?:roadpass|nodejs)_[a-z0-9_]+)/g)].map((m) =>
+        m[1]!.replace(/_(bucket|count|sum)$/, ''),
+      ),
+    );
+    expect(used.size).toBeGreaterThan(8);
+    const text = (await t.app.inject({ url: '/metrics' })).body;
+    for (const name of used) expect(text, name).toContain(`# TYPE ${name} `);
   });
 
   it('reports not ready while draining and asks clients to reconnect elsewhere', async () => {

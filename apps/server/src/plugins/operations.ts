@@ -191,20 +191,19 @@ export default fp<{ config: AppConfig }>(
     app.addHook('onClose', async () => stop());
 
     const source = databaseSource(app.db);
-    if (source?.kind === 'postgres') {
-      const pool = source.pool;
-      new Gauge({
-        name: 'roadpass_db_pool_connections',
-        help: 'Connections of the PostgreSQL pool: total, idle, and requests waiting for one',
-        labelNames: ['state'] as const,
-        registers: [registry],
-        collect() {
-          this.set({ state: 'total' }, pool.totalCount);
-          this.set({ state: 'idle' }, pool.idleCount);
-          this.set({ state: 'waiting' }, pool.waitingCount);
-        },
-      });
-    }
+    const pool = source?.kind === 'postgres' ? source.pool : undefined;
+    new Gauge({
+      name: 'roadpass_db_pool_connections',
+      help: 'Connections of the PostgreSQL pool: total, idle, and requests waiting for one (none on PGlite)',
+      labelNames: ['state'] as const,
+      registers: [registry],
+      collect() {
+        if (!pool) return;
+        this.set({ state: 'total' }, pool.totalCount);
+        this.set({ state: 'idle' }, pool.idleCount);
+        this.set({ state: 'waiting' }, pool.waitingCount);
+      },
+    });
     new Gauge({
       name: 'roadpass_db_pool_max',
       help: 'Most connections the pool opens (DATABASE_POOL_SIZE; 1 for embedded PGlite)',

@@ -3,6 +3,8 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { apiErrorCodes, type ApiErrorBody } from '@roadpass/contracts';
 import type { AppConfig } from '../config.js';
+import { openRedis } from '../lib/redis.js';
+import { sharedRateLimitStore } from '../lib/shared-rate-limit-store.js';
 
 const WINDOW_MS = 60_000;
 
@@ -50,15 +52,24 @@ function refuse(reply: FastifyReply, retryAfterSeconds: number, per: 'address' |
  * A general rate limit (issue 10, finding 6) on top of the sign-in throttle: requests per minute per
  * client address on /api and /auth (RATE_LIMIT_PER_ADDRESS), and signed-in API calls per minute per
  * customer (RATE_LIMIT_PER_CUSTOMER); 0 turns one off. Over it: 429 with Retry-After in the API's
- * error shape. Counts are per instance (@fastify/rate-limit's in-memory store): behind a load balancer
- * with N instances a client gets up to N times the budget, which still stops floods.
+ * error shape. With REDIS_URL the counts are shared by all instances (issue 21 §2; falling back to
+ * this instance's own while Redis is away); without it they are per instance (@fastify/rate-limit's
+ * in-memory store): behind N instances a client then gets up to N times the budget.
  *
  * Register before the identity provider (its middleware answers in onRequest), and call
  * `customerRateLimit` after the bearer token is verified.
  */
 export default fp<{ config: AppConfig }>(
   async (app, { config }) => {
-    await app.register(rateLimit, { global: false, timeWindow: WINDOW_MS });
+    const redis = config.redisUrl ? await openRedis(config.redisUrl, app.log) : undefined;
+    if (redis) app.addHook('onClose', async () => void redis.disconnect());
+    await app.register(rateLimit, {
+      global: false,
+      timeWindow: WINDOW_MS,
+      ...(redis
+        ? { store: sharedRateLimitStore(redis, `${config.redisKeyPrefix}rate-limit:`, app.log) }
+        : {}),
+    });
 
     if (config.rateLimitPerAddress > 0) {
       const byAddress = app.createRateLimit({ max: config.rateLimitPerAddress, timeWindow: WINDOW_MS });

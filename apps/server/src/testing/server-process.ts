@@ -57,6 +57,8 @@ export async function startServer(env: Record<string, string>, port?: number): P
       LOYALTY_EXPIRY_INTERVAL_SECONDS: '0',
       RATE_LIMIT_PER_ADDRESS: '0',
       RATE_LIMIT_PER_CUSTOMER: '0',
+      // Tests stop servers at once; the drain test sets its own delay.
+      SHUTDOWN_DELAY_SECONDS: '0',
       ...env,
     },
   });

@@ -1,0 +1,64 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { freePort, startServer, type ServerProcess } from './testing/server-process.js';
+
+// Issue 21 §1 on the built server as a real process (docs/observability.md#shutdown): SIGTERM first
+// turns the instance not ready while it keeps serving, then it drains and exits; health and metrics
+// move to MANAGEMENT_PORT when set.
+
+const running: ServerProcess[] = [];
+const folders: string[] = [];
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((server) => server.stop()));
+  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
+});
+
+async function start(env: Record<string, string>): Promise<ServerProcess> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'roadpass-shutdown-'));
+  folders.push(dataDir);
+  const server = await startServer({ DATA_DIR: dataDir, DATABASE_URL: '', ...env });
+  running.push(server);
+  return server;
+}
+
+describe('shutdown and the management port', { timeout: 180_000 }, () => {
+  it('on SIGTERM reports not ready, keeps serving for the delay, then stops cleanly', async () => {
+    const server = await start({ SHUTDOWN_DELAY_SECONDS: '3' });
+    expect((await fetch(`${server.origin}/health/ready`)).status).toBe(200);
+
+    const exit = new Promise<number | null>((resolve) => server.child.once('exit', (code) => resolve(code)));
+    const sent = Date.now();
+    server.child.kill('SIGTERM');
+    await expect
+      .poll(async () => (await fetch(`${server.origin}/health/ready`)).status, { timeout: 2_000 })
+      .toBe(503);
+    // Still serving during the delay, asking clients to reconnect (to another instance).
+    const page = await fetch(`${server.origin}/config.json`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('connection')).toBe('close');
+    const ready = await fetch(`${server.origin}/health/ready`);
+    expect(await ready.json()).toMatchObject({ ready: false, checks: { draining: true, database: true } });
+
+    expect(await exit).toBe(0);
+    expect(Date.now() - sent).toBeGreaterThanOrEqual(3_000);
+    await expect(fetch(`${server.origin}/health/live`)).rejects.toThrow();
+  });
+
+  it('serves health and metrics on MANAGEMENT_PORT, not on the main port', async () => {
+    const port = await freePort();
+    const server = await start({ MANAGEMENT_PORT: String(port) });
+    const management = `http://127.0.0.1:${port}`;
+    expect((await fetch(`${management}/health/live`)).status).toBe(200);
+    expect((await fetch(`${management}/health/ready`)).status).toBe(200);
+    await fetch(`${server.origin}/config.json`);
+    const metrics = await (await fetch(`${management}/metrics`)).text();
+    expect(metrics).toMatch(
+      /roadpass_http_request_duration_seconds_count\{method="GET",route="\/config.json",status="200"\} 1/,
+    );
+    expect(
+      (await fetch(`${server.origin}/health/ready`, { headers: { accept: 'application/json' } })).status,
+    ).toBe(404);
+  });
+});
