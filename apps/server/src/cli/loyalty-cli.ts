@@ -61,9 +61,9 @@ async function openForCommand(config: AppConfig): Promise<{ db: Db; lock: DataDi
     }
   }
   try {
+    // Through a transaction-pooling PgBouncer, Kysely's migration lock needs the direct connection.
     const db = await openDatabase({
-      databaseUrl: config.databaseUrl,
-      databaseDirectUrl: config.databaseDirectUrl,
+      databaseUrl: config.databaseDirectUrl ?? config.databaseUrl,
       dataDir: config.dataDir,
       poolSize: 2,
     });
