@@ -15,7 +15,8 @@ import pg from 'pg';
 const root = path.resolve(import.meta.dirname, '..');
 const url = new URL(process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/roadpass_million');
 const dbName = url.pathname.slice(1);
-if (!dbName || dbName === 'test' || dbName === 'postgres') throw new Error(`refusing to fill database "${dbName}"`);
+if (!dbName || dbName === 'test' || dbName === 'postgres')
+  throw new Error(`refusing to fill database "${dbName}"`);
 const CUSTOMERS = Number(process.env.BENCH_CUSTOMERS ?? 1_000_000);
 const HEAVY = Number(process.env.BENCH_HEAVY_CUSTOMERS ?? 100);
 const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 2_000_000);
@@ -42,7 +43,9 @@ log('schema up to date');
 
 const db = new pg.Client({ connectionString: url.href });
 await db.connect();
-const { rows: already } = await db.query(`select count(*)::int as n from customers where email like 'm%@million.example'`);
+const { rows: already } = await db.query(
+  `select count(*)::int as n from customers where email like 'm%@million.example'`,
+);
 if (already[0].n >= CUSTOMERS) {
   log(`${already[0].n} customers already there: nothing to do (drop the database to start again)`);
   process.exit(0);
@@ -79,10 +82,13 @@ await step(
    select id, 'loyalty-core-cC6D', legal_entity_id, true from customers where email like 'm%@million.example'`,
 );
 // Entries per customer: the first HEAVY customers (by e-mail number) 10 000, the others 20–78.
-await db.query(`create temporary table counts as
+await db.query(
+  `create temporary table counts as
   select c.id, case when substr(c.email, 2, length(c.email) - 17)::int <= $1 then 10000
                     else 20 + (hashtext(c.id::text) & 2147483647) % 59 end as n
-  from customers c where email like 'm%@million.example'`, [HEAVY]);
+  from customers c where email like 'm%@million.example'`,
+  [HEAVY],
+);
 await step(
   'loyalty accounts',
   `insert into loyalty_accounts (customer_id, balance, tier, tier_expiration_date, event_count, updated_at)

@@ -56,9 +56,10 @@ log(exitCode === 0 ? 'fleet test passed' : 'fleet test failed');
 process.exit(exitCode);
 
 async function run() {
-  const db = new pg.Client({ connectionString: fleet.directUrl });
-  await db.connect();
-  const customers = await createCustomers(db);
+  const setup = new pg.Client({ connectionString: fleet.directUrl });
+  await setup.connect();
+  const customers = await createCustomers(setup);
+  await setup.end();
   log(`${customers.length} customers created`);
 
   // --- Load: every request is recorded with its start, end and outcome.
@@ -92,6 +93,7 @@ async function run() {
       const tokens = await httpSignIn(fleet.url, customer.email, PASSWORD);
       customer.access = tokens.access_token;
       customer.refresh = tokens.refresh_token;
+      customer.tokenAt = Date.now();
       entry.ok = true;
     } catch (error) {
       entry.error = String(error?.message ?? error);
@@ -128,17 +130,26 @@ async function run() {
         record.acked = city;
         record.attemptedAfter = new Set();
       }
-      await call('write consent', `/api/customer/consents/v1/customers/${customer.id}/consents/marketing-sms-Sm3q`, {
-        method: 'PATCH',
-        headers: write,
-        body: JSON.stringify({ legalEntityId: customer.legalEntityId, granted: Math.random() < 0.5 }),
-      });
-      await call('partner code', `/api/customer/loyalty-service/customer/${customer.id}/partner-code/${PARTNER_REWARD}`, {
-        method: 'POST',
-        headers: write,
-      });
+      await call(
+        'write consent',
+        `/api/customer/consents/v1/customers/${customer.id}/consents/marketing-sms-Sm3q`,
+        {
+          method: 'PATCH',
+          headers: write,
+          body: JSON.stringify({ legalEntityId: customer.legalEntityId, granted: Math.random() < 0.5 }),
+        },
+      );
+      await call(
+        'partner code',
+        `/api/customer/loyalty-service/customer/${customer.id}/partner-code/${PARTNER_REWARD}`,
+        {
+          method: 'POST',
+          headers: write,
+        },
+      );
     }
-    if (Math.random() < 0.3) {
+    // A refresh one visit in three, and whenever the access token (300 s) is a minute old, so it never runs out.
+    if (Math.random() < 0.3 || Date.now() - (customer.tokenAt ?? 0) > 60_000) {
       const refreshed = await call('refresh', '/auth/realms/customer/protocol/openid-connect/token', {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -151,6 +162,7 @@ async function run() {
       if (refreshed.entry.ok) {
         customer.access = refreshed.body.access_token;
         customer.refresh = refreshed.body.refresh_token ?? customer.refresh;
+        customer.tokenAt = Date.now();
       }
     }
   };
@@ -160,14 +172,20 @@ async function run() {
     while (!stop) await visit(customers[next++ % customers.length]);
   };
 
-  const serviceToken = await fetch(new URL('/auth/realms/customer/protocol/openid-connect/token', fleet.url), {
-    method: 'POST',
-    headers: {
-      authorization: `Basic ${Buffer.from(`rental-system:${fleet.loyaltyClientSecret}`).toString('base64')}`,
-      'content-type': 'application/x-www-form-urlencoded',
-    },
-    body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'loyalty:events' }),
-  }).then(async (r) => (r.ok ? (await r.json()).access_token : Promise.reject(new Error(`service token ${r.status}`))));
+  // The rental system's token (client credentials), fetched again before it expires, as the rental system would.
+  const fetchServiceToken = () =>
+    fetch(new URL('/auth/realms/customer/protocol/openid-connect/token', fleet.url), {
+      method: 'POST',
+      headers: {
+        authorization: `Basic ${Buffer.from(`rental-system:${fleet.loyaltyClientSecret}`).toString('base64')}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'loyalty:events' }),
+    }).then(async (r) =>
+      r.ok ? (await r.json()).access_token : Promise.reject(new Error(`service token ${r.status}`)),
+    );
+  let serviceToken = await fetchServiceToken();
+  let serviceTokenAt = Date.now();
   let batchNo = 0;
   const batchSender = async () => {
     while (!stop) {
@@ -178,6 +196,11 @@ async function run() {
         points: 3,
       }));
       batchNo += 1;
+      // Access tokens live ACCESS_TOKEN_TTL_SECONDS (300 s): a new one a minute before.
+      if (Date.now() - serviceTokenAt > 240_000) {
+        serviceToken = await fetchServiceToken();
+        serviceTokenAt = Date.now();
+      }
       const sent = await call('event batch', '/api/internal/loyalty/events', {
         method: 'POST',
         headers: { authorization: `Bearer ${serviceToken}`, 'content-type': 'application/json' },
@@ -208,26 +231,42 @@ async function run() {
   const rollTo = Date.now();
   const rollFailed = failuresBetween(rollFrom, rollTo);
   const rollCount = requests.filter((r) => r.start >= rollFrom && r.start <= rollTo).length;
-  check(rollFailed.length === 0, `rolling restart: 0 of ${rollCount} requests failed (${summary(rollFailed)})`);
+  check(
+    rollFailed.length === 0,
+    `rolling restart: 0 of ${rollCount} requests failed (${summary(rollFailed)})`,
+  );
 
   // 2. kill -9.
   const victim = fleet.instances[1];
   await sleep(1000);
   const killedAt = Date.now();
   fleet.killInstance(victim);
-  await fleet.waitUntil(async () => (await fleet.states())[victim.name].status.startsWith('DOWN'), 10_000, 'DOWN', 20);
+  log(`killed ${victim.name} at ${killedAt}`);
+  await fleet.waitUntil(
+    async () => (await fleet.states())[victim.name].status.startsWith('DOWN'),
+    10_000,
+    'DOWN',
+    20,
+  );
   const downAfter = Date.now() - killedAt;
   check(downAfter <= 2000, `kill -9: HAProxy took ${victim.name} out after ${downAfter} ms (≤ 2000)`);
   await sleep(2000);
   const killTo = Date.now();
   const afterKill = failuresBetween(killedAt, killTo);
-  const inFlight = requests.filter((r) => r.start < killedAt && r.end >= killedAt && !r.ok && r.status !== 429);
+  const inFlight = requests.filter(
+    (r) => r.start < killedAt && r.end >= killedAt && !r.ok && r.status !== 429,
+  );
   check(
     afterKill.length === 0,
     `kill -9: no request started after the kill failed (${afterKill.length}: ${summary(afterKill)}); ${inFlight.length} in flight failed`,
   );
   fleet.startInstance(victim);
-  await fleet.waitUntil(async () => (await fleet.states())[victim.name].status === 'UP', 180_000, 'UP again', 100);
+  await fleet.waitUntil(
+    async () => (await fleet.states())[victim.name].status === 'UP',
+    180_000,
+    'UP again',
+    100,
+  );
   log(`${victim.name} back`);
 
   // 3. PostgreSQL restart.
@@ -273,7 +312,11 @@ async function run() {
   const newName = `Fleet${letters()}`;
   const put = await fetch(`${direct(fleet.instances[0])}/api/customer/cuda/customer/personaldata/own`, {
     method: 'PUT',
-    headers: { ...authProbe, 'content-type': 'application/json', 'x-csrf-token': before.headers.get('x-csrf-token') },
+    headers: {
+      ...authProbe,
+      'content-type': 'application/json',
+      'x-csrf-token': before.headers.get('x-csrf-token'),
+    },
     body: JSON.stringify({ ...profile, firstName: newName }),
   });
   check(put.ok, `probe write on ${fleet.instances[0].name}: ${put.status}`);
@@ -299,21 +342,34 @@ async function run() {
       if (!res.ok) tokenFailures += 1;
     }
   }
-  check(tokenFailures === 0, `the last tokens of ${sample.length} customers work on all ${fleet.instances.length} instances`);
+  check(
+    tokenFailures === 0,
+    `the last tokens of ${sample.length} customers work on all ${fleet.instances.length} instances`,
+  );
 
-  // No acknowledged write lost.
+  // No acknowledged write lost (a new connection: the first one did not survive PostgreSQL's restart).
+  const db = new pg.Client({ connectionString: fleet.directUrl });
+  await db.connect();
   const { rows } = await db.query('select id, address_city from customers where id = any($1)', [
     [...acknowledgedCities.keys()],
   ]);
   const lost = rows.filter((row) => {
     const record = acknowledgedCities.get(row.id);
-    return record.acked !== undefined && row.address_city !== record.acked && !record.attemptedAfter.has(row.address_city);
+    return (
+      record.acked !== undefined &&
+      row.address_city !== record.acked &&
+      !record.attemptedAfter.has(row.address_city)
+    );
   });
   const ackedProfiles = [...acknowledgedCities.values()].filter((r) => r.acked).length;
-  check(lost.length === 0, `no acknowledged profile write lost (${ackedProfiles} customers' last writes checked)`);
-  const { rows: events } = await db.query('select count(*)::int as n from loyalty_events where source_id = any($1)', [
-    acknowledgedEvents,
-  ]);
+  check(
+    lost.length === 0,
+    `no acknowledged profile write lost (${ackedProfiles} customers' last writes checked)`,
+  );
+  const { rows: events } = await db.query(
+    'select count(*)::int as n from loyalty_events where source_id = any($1)',
+    [acknowledgedEvents],
+  );
   check(
     events[0].n === acknowledgedEvents.length,
     `no acknowledged event lost (${events[0].n} of ${acknowledgedEvents.length} in the ledger)`,
@@ -341,7 +397,7 @@ function summary(failed) {
   const details = [];
   for (const r of failed) {
     const key = `${r.kind} ${r.status || r.error}`;
-    if (!counts[key]) details.push(`${key}: ${r.detail ?? r.error ?? ''}`);
+    if (!counts[key]) details.push(`${key} (${r.start}–${r.end}): ${r.detail ?? r.error ?? ''}`);
     counts[key] = (counts[key] ?? 0) + 1;
   }
   return Object.entries(counts)
@@ -374,7 +430,9 @@ async function createCustomers(db) {
   process.env.NODE_ENV = 'test';
   const { hashPassword } = await import(path.join(root, 'apps/server/dist/lib/password-hash.js'));
   const hash = await hashPassword(PASSWORD);
-  const { rows: entity } = await db.query(`select legal_entity_id from legal_entities where iso_country = 'DE'`);
+  const { rows: entity } = await db.query(
+    `select legal_entity_id from legal_entities where iso_country = 'DE'`,
+  );
   const legalEntityId = entity[0].legal_entity_id;
   const { rows } = await db.query(
     `insert into customers (email, password_hash, legal_entity_id, language, salutation, first_name, last_name,

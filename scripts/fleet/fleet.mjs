@@ -294,7 +294,11 @@ async function bringUp(fleet, options, count, healthPath, log, onExit) {
   fleet.stop = () => stopFleet(fleet, onExit);
   fleet.states = () => serverStates(fleet);
   fleet.restartInstance = (instance) => rollingRestart(fleet, instance);
-  fleet.killInstance = (instance) => instance.process.kill('SIGKILL');
+  fleet.killInstance = (instance) => {
+    // The test starts it again itself (systemd would, after RestartSec).
+    instance.process.expectedExit = true;
+    instance.process.kill('SIGKILL');
+  };
   fleet.startInstance = (instance) => startInstance(fleet, instance);
   fleet.waitUntil = waitUntil;
   return fleet;
@@ -329,13 +333,21 @@ function spawnChild(fleet, name, command, args, env) {
   return child;
 }
 
+/** Starts an instance; like systemd's Restart=on-failure (roadpass@.service), one that fails is started again after 1 s. */
 function startInstance(fleet, instance) {
-  instance.process = spawnChild(fleet, instance.name, process.execPath, ['apps/server/dist/server.js'], {
+  const child = spawnChild(fleet, instance.name, process.execPath, ['apps/server/dist/server.js'], {
     ...process.env,
     ...fleet.instanceEnv,
     PORT: String(instance.port),
   });
-  return instance.process;
+  instance.process = child;
+  child.on('exit', () => {
+    if (fleet.stopped || child.expectedExit || instance.process !== child) return;
+    setTimeout(() => {
+      if (!fleet.stopped && instance.process === child) startInstance(fleet, instance);
+    }, 1000).unref();
+  });
+  return child;
 }
 
 async function waitForPort(port, timeoutMs = 30_000) {

@@ -65,7 +65,7 @@ const envSchema = Type.Object({
   DATABASE_DIRECT_URL: Type.Optional(
     url(['postgres:', 'postgresql:'], {
       description:
-        'a connection straight to PostgreSQL for what a transaction-pooling PgBouncer cannot carry: the change listener (`LISTEN`) and the start-up locks; `DATABASE_URL` then points at PgBouncer (deploy/README.md)',
+        'straight to PostgreSQL, for `LISTEN`, migrations and start-up locks, when `DATABASE_URL` is a transaction-pooling PgBouncer',
       'x-default-text': '`DATABASE_URL`',
       'x-secret': true,
     }),

@@ -64,9 +64,9 @@ export async function openForCommand(
     }
   }
   try {
+    // Through a transaction-pooling PgBouncer, Kysely's migration lock needs the direct connection.
     const db = await openDatabase({
-      databaseUrl: config.databaseUrl,
-      databaseDirectUrl: config.databaseDirectUrl,
+      databaseUrl: config.databaseDirectUrl ?? config.databaseUrl,
       dataDir: config.dataDir,
       poolSize: 2,
     });

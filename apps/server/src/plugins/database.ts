@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import type { AppConfig } from '../config.js';
-import { openDatabase, type Db } from '../db/database.js';
+import { databaseSource, openDatabase, type Db } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { seedReferenceData } from '../db/seed.js';
 import { startStep } from '../lib/start-step.js';
@@ -24,7 +24,11 @@ export default fp<{ config: AppConfig; db?: Db }>(
           poolSize: config.databasePoolSize,
         }),
       ));
-    await startStep('database migrations', () => migrateToLatest(db));
+    // Kysely's migrator holds a session advisory lock around the migrations' transaction: through a
+    // transaction-pooling PgBouncer its lock and unlock could land on two server connections (the
+    // lock then stays, and the next instance waits for it). With DATABASE_DIRECT_URL they run on a
+    // connection straight to PostgreSQL (deploy/README.md#connections).
+    await startStep('database migrations', () => onDirectConnection(db, config, migrateToLatest));
     await startStep('reference data', () => seedReferenceData(db));
     app.decorate('db', db);
     // A database handed in by the caller (tests) is closed by the caller.
@@ -32,3 +36,15 @@ export default fp<{ config: AppConfig; db?: Db }>(
   },
   { name: 'database' },
 );
+
+/** Runs `step` on a database of one connection straight to PostgreSQL when the pool's URL differs. */
+async function onDirectConnection(db: Db, config: AppConfig, step: (db: Db) => Promise<void>): Promise<void> {
+  const source = databaseSource(db);
+  if (source?.kind !== 'postgres' || source.directUrl === source.url) return step(db);
+  const direct = await openDatabase({ databaseUrl: source.directUrl, dataDir: config.dataDir, poolSize: 1 });
+  try {
+    await step(direct);
+  } finally {
+    await direct.destroy();
+  }
+}
