@@ -22,7 +22,6 @@ const storageIndependent = [
   'src/plugins/request-log.test.ts',
   'src/plugins/rate-limits.test.ts',
   'src/plugins/rate-limits-redis.test.ts',
-  'src/shutdown.test.ts',
   'src/modules/webview-host/**',
   'src/modules/content/**',
   'src/modules/loyalty/batch-lane.test.ts',

@@ -3,22 +3,34 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { freePort, startServer, type ServerProcess } from './testing/server-process.js';
+import { createTestDatabase, testDbTarget } from './testing/test-database.js';
 
 // Issue 21 §1 on the built server as a real process (docs/observability.md#shutdown): SIGTERM first
 // turns the instance not ready while it keeps serving, then it drains and exits; health and metrics
 // move to MANAGEMENT_PORT when set.
 
 const running: ServerProcess[] = [];
-const folders: string[] = [];
+const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   await Promise.all(running.splice(0).map((server) => server.stop()));
-  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
+  for (const cleanup of cleanups.splice(0)) await cleanup();
 });
 
+/** Storage for the server: a fresh PGlite folder, or a fresh database on the PostgreSQL server. */
+async function storage(): Promise<Record<string, string>> {
+  if (testDbTarget() === 'pglite') {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'roadpass-shutdown-'));
+    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    return { DATA_DIR: dataDir, DATABASE_URL: '' };
+  }
+  const database = await createTestDatabase();
+  await database.db.destroy();
+  cleanups.push(() => database.drop());
+  return { DATABASE_URL: database.url!, DATABASE_POOL_SIZE: '5' };
+}
+
 async function start(env: Record<string, string>): Promise<ServerProcess> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'roadpass-shutdown-'));
-  folders.push(dataDir);
-  const server = await startServer({ DATA_DIR: dataDir, DATABASE_URL: '', ...env });
+  const server = await startServer({ ...(await storage()), ...env });
   running.push(server);
   return server;
 }
@@ -55,7 +67,7 @@ describe('shutdown and the management port', { timeout: 180_000 }, () => {
     await fetch(`${server.origin}/config.json`);
     const metrics = await (await fetch(`${management}/metrics`)).text();
     expect(metrics).toMatch(
-      /roadpass_http_request_duration_seconds_count\{method="GET",route="\/config.json",status="200"\} 1/,
+      /roadpass_http_request_duration_seconds_count\{method="GET",route="\/config.json",status="200"\} \d+/,
     );
     expect(
       (await fetch(`${server.origin}/health/ready`, { headers: { accept: 'application/json' } })).status,
