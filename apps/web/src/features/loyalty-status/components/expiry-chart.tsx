@@ -71,23 +71,26 @@ export function ExpiryChart({
           );
         })}
       </svg>
-      <table className="visually-hidden">
-        <caption id={captionId}>{caption}</caption>
-        <thead>
-          <tr>
-            <th scope="col">{monthHeader}</th>
-            <th scope="col">{pointsHeader}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {months.map((m) => (
-            <tr key={m.month}>
-              <th scope="row">{long.format(monthDate(m.month))}</th>
-              <td>{formatPoints(m.points, locale)}</td>
+      {/* The wrapper hides the table: a table's own box grows to its content whatever its width. */}
+      <div className="visually-hidden">
+        <table>
+          <caption id={captionId}>{caption}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{monthHeader}</th>
+              <th scope="col">{pointsHeader}</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {months.map((m) => (
+              <tr key={m.month}>
+                <th scope="row">{long.format(monthDate(m.month))}</th>
+                <td>{formatPoints(m.points, locale)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </figure>
   );
 }
