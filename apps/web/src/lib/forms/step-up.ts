@@ -7,6 +7,8 @@ import { readItem, storageKeys, writeItem } from '@/lib/storage/storage';
 
 /** Fields never kept across the sign-in: anything named like a password (and a form's own list). */
 const SECRET_FIELD = /password|pin/i;
+const isKept = (name: string, excluded: readonly string[]) =>
+  !SECRET_FIELD.test(name) && !excluded.includes(name);
 
 // The code as a typed literal: contracts' security module carries TypeBox schemas, which must stay
 // out of the bundle (decision 0014); the type still checks the spelling against securityErrorCodes.
@@ -52,8 +54,8 @@ export function useStepUp<Values extends FieldValues>(
   const services = useRuntimeServices();
   const key = `${storageKeys.stepUpDraft}${formId}`;
   const { getValues, setValue } = form;
-  const exclude = options.exclude ?? [];
-  const kept = (name: string) => !SECRET_FIELD.test(name) && !exclude.includes(name);
+  // One string, so that a list written inline by the caller does not change the callback each render.
+  const excluded = (options.exclude ?? []).join('\n');
 
   // Back from the sign-in: the input of before, once.
   const restored = useRef(false);
@@ -71,7 +73,7 @@ export function useStepUp<Values extends FieldValues>(
     }
     if (typeof values !== 'object' || values === null) return;
     for (const [name, value] of Object.entries(values)) {
-      if (!kept(name)) continue;
+      if (!isKept(name, excluded.split('\n'))) continue;
       setValue(name as Path<Values>, value as PathValue<Values, Path<Values>>, { shouldDirty: true });
     }
     // Runs once per mount; the key and the form are the mount's.
@@ -83,14 +85,14 @@ export function useStepUp<Values extends FieldValues>(
       const signInAgain = services?.signInAgain;
       if (!needsRecentSignIn(error) || !signInAgain) return false;
       const values = Object.fromEntries(
-        Object.entries(getValues() as Record<string, unknown>).filter(([name]) => kept(name)),
+        Object.entries(getValues() as Record<string, unknown>).filter(([name]) =>
+          isKept(name, excluded.split('\n')),
+        ),
       );
       writeItem(sessionStorage, key, JSON.stringify(values));
       void signInAgain();
       return true;
     },
-    // kept() reads `exclude`, which callers pass as a literal: its contents are what matter.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [services, key, getValues, exclude.join(',')],
+    [services, key, getValues, excluded],
   );
 }
