@@ -143,5 +143,5 @@ try {
     );
   }
 } finally {
-  rmSync(dataDir, { recursive: true, force: true });
+  rmSync(dataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
 }

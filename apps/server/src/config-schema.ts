@@ -125,10 +125,12 @@ const envSchema = Type.Object({
   REFRESH_TOKEN_TTL_SECONDS: integer(60, 30 * 86_400, 8 * 3600, { description: 'refresh token lifetime' }),
   SESSION_TTL_SECONDS: integer(60, 30 * 86_400, 8 * 3600, { description: 'sign-in session lifetime' }),
   RECENT_SIGN_IN_SECONDS: integer(60, 86_400, 600, {
-    description: 'how recent a sign-in must be for sensitive changes (e-mail, mobile, password, passkeys, data download, closing the account)',
+    description:
+      'how recent a sign-in must be for sensitive changes (e-mail, mobile, password, passkeys, data download, closing the account)',
   }),
   DELETION_GRACE_DAYS: integer(1, 365, 30, {
-    description: 'days between asking to close the account and the erasure (docs/product/data-rights.md#close-my-account)',
+    description:
+      'days between asking to close the account and the erasure (docs/product/data-rights.md#close-my-account)',
   }),
   DATA_RIGHTS_INTERVAL_SECONDS: integer(1, 86_400, 60, {
     description: 'how often each instance looks for waiting data exports and due erasures',
