@@ -169,7 +169,8 @@ const envSchema = Type.Object({
       'how recent a sign-in must be for sensitive changes (e-mail, mobile, password, passkeys, data download, closing the account)',
   }),
   DELETION_GRACE_DAYS: integer(1, 365, 30, {
-    description: 'days between asking to close the account and the erasure (docs/product/data-rights.md#close-my-account)',
+    description:
+      'days between asking to close the account and the erasure (docs/product/data-rights.md#close-my-account)',
   }),
   DATA_RIGHTS_INTERVAL_SECONDS: integer(1, 86_400, 60, {
     description: 'how often each instance looks for waiting data exports and due erasures',

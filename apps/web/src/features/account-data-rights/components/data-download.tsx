@@ -50,7 +50,8 @@ export function DataDownload() {
   const date = (iso: string) =>
     new Intl.DateTimeFormat(i18n.language, { dateStyle: 'long' }).format(new Date(iso));
   const building = current?.state === 'queued' || current?.state === 'running';
-  const canStart = new Date(status.data.nextAllowedAt).getTime() <= Date.now();
+  // The server answers nextAllowedAt = its own "now" when a new copy may start.
+  const canStart = Date.parse(status.data.nextAllowedAt) <= status.dataUpdatedAt + 60_000;
 
   return (
     <section className="card privacy__section" aria-labelledby="download-title">
