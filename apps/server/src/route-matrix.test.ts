@@ -27,6 +27,8 @@ interface Customer {
   csrf: string;
   /** The id of the customer's newsletter agreement (the {id} of the newsletter paths). */
   newsletterId: string;
+  /** Another session of the customer (the {sessionId} of the sessions paths). */
+  otherSessionId: string;
 }
 
 let t: TestApp;
@@ -45,7 +47,9 @@ async function customer(email: string): Promise<Customer> {
     url: apiPaths.newsletterLog,
     headers: { authorization: `Bearer ${accessToken}` },
   });
+  const other = await signIn(t.app, { email, password: 'Demo-2026!' });
   return {
+    otherSessionId: JSON.parse(Buffer.from(other.accessToken.split('.')[1]!, 'base64url').toString()).sid,
     newsletterId: newsletter.json<NewsletterLogResponse>().body.NewsletterLogRTO.id,
     uuid: user.uuid,
     legalEntityId: user.legalEntityId,
@@ -67,6 +71,7 @@ afterAll(() => t?.close());
 function paramValue(path: string, name: string, owner: Customer): string {
   const before = path.slice(0, path.indexOf(`{${name}}`));
   if (name === 'uuid') return owner.uuid;
+  if (name === 'sessionId') return owner.otherSessionId;
   if (name === 'id' && before.includes('/newsletter/')) return owner.newsletterId;
   if (name === 'slug' && before.endsWith('/consents/')) return LOYALTY_CORE_CONSENT;
   if (name === 'slug' && before.endsWith('/partner-code/')) return 'cinenova-cinema';
@@ -202,7 +207,19 @@ describe('anti-forgery matrix: every signed-in mutation', () => {
   });
 
   it('lets each mutation through with the right token (the matrix would otherwise prove nothing)', async () => {
-    const mutations = customerOperations().filter(isMutation);
+    // Ending sessions: the other session first (before the password change ends it), all others and
+    // this one last (the logout ends the access token in hand at once, docs/product/security.md#sessions).
+    const rank = (op: DocumentedOperation) =>
+      op.path.includes('{sessionId}')
+        ? -1
+        : op.path === apiPaths.logout
+          ? 2
+          : op.path === apiPaths.sessions
+            ? 1
+            : 0;
+    const mutations = customerOperations()
+      .filter(isMutation)
+      .sort((a, b) => rank(a) - rank(b));
     for (const op of mutations) {
       const res = await t.app.inject(request(op, alice, alice, alice.csrf));
       expect(res.statusCode, `${op.method} ${op.path}: ${res.body}`).toBeLessThan(300);
