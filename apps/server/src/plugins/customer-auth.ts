@@ -94,7 +94,10 @@ function assertSessionActive(
   if (sid === undefined || !state) return;
   const refuse = (): never => {
     const description = 'The session of this access token has ended';
-    reply.header('www-authenticate', bearerChallenge({ error: 'invalid_token', description, resourceMetadata }));
+    reply.header(
+      'www-authenticate',
+      bearerChallenge({ error: 'invalid_token', description, resourceMetadata }),
+    );
     throw ApiError.unauthorized(description);
   };
   const ended = state.isEnded(sid);
