@@ -28,8 +28,8 @@ export type DataExport = Static<typeof DataExport>;
 export const DataExportStatus = Type.Object({
   /** The newest export of the customer, or null. */
   export: Type.Union([DataExport, Type.Null()]),
-  /** When the next export may be asked for (one a day). */
-  nextAllowedAt: Type.String({ format: 'date-time' }),
+  /** When the next export may be asked for (one a day); null when one may start now. */
+  nextAllowedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
 });
 export type DataExportStatus = Static<typeof DataExportStatus>;
 
@@ -83,7 +83,7 @@ export type DeletionBlockersReport = Static<typeof DeletionBlockersReport>;
 export const DeletionBlockersParams = Type.Object({ customerId: Type.String({ format: 'uuid' }) });
 
 export const ErasureFeedQuery = Type.Object({
-  after: Type.Optional(Type.Integer({ minimum: 0 })),
+  after: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500 })),
 });
 

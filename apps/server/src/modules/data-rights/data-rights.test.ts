@@ -284,8 +284,9 @@ describe('close my account (docs/product/data-rights.md#close-my-account)', () =
       .where(sql<string>`payload->>'accountId'`, '=', customer.id)
       .execute();
     expect(sessions).toEqual([]);
+    // The erased customer's access token is refused at once: erasure ends every session (decision 0031).
     const afterwards = await t.app.inject({ url: apiPaths.accountDeletion, headers: caller.headers });
-    expect(afterwards.statusCode).toBe(404);
+    expect(afterwards.statusCode).toBe(401);
 
     // Twice is safe: nothing left to do.
     expect(await runDueErasures(deps, new Date(day + 120_000))).toBe(0);

@@ -59,10 +59,10 @@ async function newestExport(db: Db, customerId: string) {
 /** The customer's newest export and when the next may start (docs/product/data-rights.md#download-my-data). */
 export async function exportStatus(db: Db, customerId: string, now: Date): Promise<DataExportStatus> {
   const row = await newestExport(db, customerId);
-  const next = row ? new Date(new Date(row.requested_at).getTime() + DAY_MS) : now;
+  const next = row ? new Date(new Date(row.requested_at).getTime() + DAY_MS) : undefined;
   return {
     export: row ? toDataExport(row, now) : null,
-    nextAllowedAt: (next > now ? next : now).toISOString(),
+    nextAllowedAt: next && next > now ? next.toISOString() : null,
   };
 }
 

@@ -50,8 +50,9 @@ export function DataDownload() {
   const date = (iso: string) =>
     new Intl.DateTimeFormat(i18n.language, { dateStyle: 'long' }).format(new Date(iso));
   const building = current?.state === 'queued' || current?.state === 'running';
-  // The server answers nextAllowedAt = its own "now" when a new copy may start.
-  const canStart = Date.parse(status.data.nextAllowedAt) <= status.dataUpdatedAt + 60_000;
+  // The server answers nextAllowedAt null when a new copy may start now.
+  const nextAllowedAt = status.data.nextAllowedAt;
+  const canStart = nextAllowedAt === null || Date.parse(nextAllowedAt) <= status.dataUpdatedAt + 60_000;
 
   return (
     <section className="card privacy__section" aria-labelledby="download-title">
@@ -99,8 +100,8 @@ export function DataDownload() {
           </button>
         )}
       </div>
-      {!building && !canStart && (
-        <p className="privacy__text">{t('download-next', { date: date(status.data.nextAllowedAt) })}</p>
+      {!building && !canStart && nextAllowedAt && (
+        <p className="privacy__text">{t('download-next', { date: date(nextAllowedAt) })}</p>
       )}
     </section>
   );
