@@ -64,7 +64,8 @@ export async function startServer(env: Record<string, string>, port?: number): P
   });
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const until = Date.now() + 60_000;
+  // Generous: a first start creates the database and the demo customers, slow on a loaded CI machine.
+  const until = Date.now() + 150_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}):\n${output}`);
     try {
@@ -72,7 +73,7 @@ export async function startServer(env: Record<string, string>, port?: number): P
     } catch {
       // not listening yet
     }
-    if (Date.now() > until) throw new Error(`server did not answer within 60 s:\n${output}`);
+    if (Date.now() > until) throw new Error(`server did not answer within 150 s:\n${output}`);
     await new Promise((r) => setTimeout(r, 100));
   }
   return {
