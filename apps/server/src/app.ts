@@ -34,6 +34,7 @@ import {
 } from './modules/messages/index.js';
 import { mobileModule } from './modules/mobile/index.js';
 import { createNewsletterService, newsletterModule } from './modules/newsletter/index.js';
+import { passkeysModule } from './modules/passkeys/index.js';
 import { paymentProfilesModule } from './modules/payment-profiles/index.js';
 import { runtimeConfigModule, runtimeConfigOf } from './modules/runtime-config/index.js';
 import { webAppFileRoutes, webAppModule } from './modules/web-app/index.js';
@@ -157,6 +158,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   });
   await app.register(newsletterModule, { customers, newsletter });
   await app.register(paymentProfilesModule, { customers });
+  await app.register(passkeysModule, { config, customers });
   await app.register(logoutModule, { embeddedProvider: !config.externalIssuer });
   await app.register(messagesModule, { config });
   await app.register(errorReportsModule, { config });

@@ -9,6 +9,10 @@ export const apiPaths = {
   paymentProfiles: '/api/customer/cuda/customer/v2/responsive/paymentprofiles/all',
   password: '/api/customer/cuda/customer/password/own',
   mobile: '/api/customer/cuda/customer/v2/mobile/own',
+  /** The customer's passkeys (docs/product/security.md#passkeys). */
+  passkeys: '/api/customer/cuda/customer/passkeys/own',
+  passkeyRegistrationOptions: '/api/customer/cuda/customer/passkeys/own/registration-options',
+  passkey: (id: string) => `/api/customer/cuda/customer/passkeys/own/${encodeURIComponent(id)}`,
   newsletterLog: '/api/customer/cuda/customer/newsletter/own/log',
   newsletter: (id: string) => `/api/customer/cuda/customer/newsletter/own/${encodeURIComponent(id)}`,
   newsletterAll: (id: string) => `/api/customer/cuda/customer/newsletter/all/${encodeURIComponent(id)}`,

@@ -21,3 +21,4 @@ export * from './phone-format.js';
 export * from './dev-outbox.js';
 export * from './error-reports.js';
 export * from './security.js';
+export * from './passkeys.js';

@@ -5,6 +5,7 @@ import type { JWK } from 'jose';
 import type { AppConfig } from '../config.js';
 import type { Db } from '../db/database.js';
 import type { CustomerRepository } from '../modules/customers/index.js';
+import { createPasskeyService } from '../modules/passkeys/index.js';
 import { getOrCreateSecret, randomSecret } from '../lib/app-secrets.js';
 import { serviceClientSecret } from '../modules/loyalty/index.js';
 import { createKyselyAdapterFactory } from './kysely-adapter.js';
@@ -94,6 +95,7 @@ export default fp<IdentityProviderOptions>(
     await registerLoginRoutes(app, {
       provider,
       customers,
+      passkeys: createPasskeyService(db, { publicUrl: config.publicUrl }),
       throttle: createLoginThrottle(
         db,
         createDeviceCookies(await getOrCreateSecret(db, DEVICE_COOKIE_KEY_SECRET, () => randomSecret(32))),

@@ -9,6 +9,7 @@ import * as m0008 from './0008-error-reports.js';
 import * as m0009 from './0009-change-notices.js';
 import * as m0010 from './0010-salutations-from-rules.js';
 import * as m0011 from './0011-security-events.js';
+import * as m0014 from './0014-passkeys.js';
 
 /** Every migration, in order. Listed statically so the compiled server needs no file scanning. */
 export const migrations: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '0009-change-notices': m0009,
   '0010-salutations-from-rules': m0010,
   '0011-security-events': m0011,
+  '0014-passkeys': m0014,
 };
