@@ -26,7 +26,10 @@ export type PasskeyList = Type.Static<typeof PasskeyList>;
 export const PasskeyRegistrationOptions = Type.Object(
   {
     challenge: Type.String(),
-    rp: Type.Object({ id: Type.Optional(Type.String()), name: Type.String() }, { additionalProperties: true }),
+    rp: Type.Object(
+      { id: Type.Optional(Type.String()), name: Type.String() },
+      { additionalProperties: true },
+    ),
     user: Type.Object(
       { id: Type.String(), name: Type.String(), displayName: Type.String() },
       { additionalProperties: true },
@@ -72,7 +75,14 @@ export type PasskeyCreate = Type.Static<typeof PasskeyCreate>;
 
 /** PATCH …/passkeys/own/{passkeyId}: a new name (not blank). */
 export const PasskeyRename = Type.Object(
-  { name: Type.String({ minLength: 1, maxLength: PASSKEY_NAME_MAX_LENGTH, pattern: '\\S', examples: ['Work laptop'] }) },
+  {
+    name: Type.String({
+      minLength: 1,
+      maxLength: PASSKEY_NAME_MAX_LENGTH,
+      pattern: '\\S',
+      examples: ['Work laptop'],
+    }),
+  },
   { additionalProperties: false },
 );
 export type PasskeyRename = Type.Static<typeof PasskeyRename>;

@@ -77,5 +77,8 @@ const passkeySignIn = `
 `;
 
 export const loginPasskeyScript = `${simpleWebAuthnBrowser()}\n${passkeySignIn.trimStart()}`;
-export const loginPasskeyScriptVersion = createHash('sha256').update(loginPasskeyScript).digest('hex').slice(0, 12);
+export const loginPasskeyScriptVersion = createHash('sha256')
+  .update(loginPasskeyScript)
+  .digest('hex')
+  .slice(0, 12);
 export const loginPasskeyScriptUrl = `${PASSKEY_SCRIPT_PATH}?v=${loginPasskeyScriptVersion}`;

@@ -36,7 +36,12 @@ export function createSoftAuthenticator(options: { origin: string; rpId: string;
   function authenticatorData(flags: number, attested?: Uint8Array) {
     const count = Buffer.alloc(4);
     count.writeUInt32BE(counter);
-    return Buffer.concat([sha256(options.rpId), Buffer.from([flags]), count, ...(attested ? [attested] : [])]);
+    return Buffer.concat([
+      sha256(options.rpId),
+      Buffer.from([flags]),
+      count,
+      ...(attested ? [attested] : []),
+    ]);
   }
 
   return {

@@ -23,6 +23,7 @@ const PasswordRoute = lazyRoute(() => import('./routes/account/password-route'))
 const MobileRoute = lazyRoute(() => import('./routes/account/mobile-route'));
 const PrivacyRoute = lazyRoute(() => import('./routes/account/privacy-route'));
 const PaymentRoute = lazyRoute(() => import('./routes/account/payment-route'));
+const PasskeysRoute = lazyRoute(() => import('./routes/account/passkeys-route'));
 const UnsubscribeRoute = lazyRoute(() => import('./routes/account/unsubscribe-route'));
 const EmailConfirmRoute = lazyRoute(() => import('./routes/account/email-confirm-route'));
 const PaymentProfilesRoute = lazyRoute(() => import('./routes/payment-profiles-route'));
@@ -37,6 +38,7 @@ const accountPageRoutes: Record<AccountPage, ReturnType<typeof lazyRoute>> = {
   mobile: MobileRoute,
   privacy: PrivacyRoute,
   payment: PaymentRoute,
+  passkeys: PasskeysRoute,
 };
 
 /**

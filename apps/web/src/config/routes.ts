@@ -18,6 +18,8 @@ export const routes = {
     mobile: accountPage('mobile'),
     privacy: accountPage('privacy'),
     payment: accountPage('payment'),
+    /** docs/product/security.md#passkeys: below the security page (linked from the account home for now). */
+    passkeys: accountPage('security/passkeys'),
   },
   /** No login: the newsletter unsubscribe link of an e-mail. */
   newsletterUnsubscribe: {
@@ -159,9 +161,10 @@ export function matchAccountHome(pathname: string): { country: string; lang: str
 
 /** The account sub-page (routes.account) an address opens, or null. */
 export function matchAccountPage(pathname: string): AccountPage | null {
-  const match = /^\/[A-Za-z]{2}\/[A-Za-z]{2}\/myaccount\/([a-z]+)\/?$/.exec(pathname);
+  const match = /^\/[A-Za-z]{2}\/[A-Za-z]{2}\/myaccount\/([a-z]+(?:\/[a-z]+)?)\/?$/.exec(pathname);
   const page = match?.[1];
-  return page && Object.hasOwn(routes.account, page) ? (page as AccountPage) : null;
+  const found = Object.entries(routes.account).find(([, route]) => route.page === page);
+  return found ? (found[0] as AccountPage) : null;
 }
 
 /** Marker in the address fragment that sends the webview to the payment profiles page (docs/product/addresses-and-routes.md#screens-and-routes). */

@@ -22,7 +22,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .addColumn('last_used_at', 'timestamptz')
     .execute();
-  await db.schema.createIndex('passkeys_customer').on('passkeys').columns(['customer_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('passkeys_customer')
+    .on('passkeys')
+    .columns(['customer_id', 'created_at'])
+    .execute();
 
   await db.schema
     .createTable('webauthn_challenges')
@@ -33,7 +37,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('interaction_uid', 'varchar(128)')
     .addColumn('expires_at', 'timestamptz', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('webauthn_challenges_expiry').on('webauthn_challenges').column('expires_at').execute();
+  await db.schema
+    .createIndex('webauthn_challenges_expiry')
+    .on('webauthn_challenges')
+    .column('expires_at')
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

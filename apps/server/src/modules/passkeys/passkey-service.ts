@@ -70,7 +70,10 @@ export function createPasskeyService(db: Db, options: PasskeyServiceOptions) {
       // Expired challenges are useless to everyone; a sign-in page keeps only its newest challenge.
       await tx.deleteFrom('webauthn_challenges').where('expires_at', '<', new Date()).execute();
       if (owner.interactionUid)
-        await tx.deleteFrom('webauthn_challenges').where('interaction_uid', '=', owner.interactionUid).execute();
+        await tx
+          .deleteFrom('webauthn_challenges')
+          .where('interaction_uid', '=', owner.interactionUid)
+          .execute();
       await tx
         .insertInto('webauthn_challenges')
         .values({
@@ -157,10 +160,13 @@ export function createPasskeyService(db: Db, options: PasskeyServiceOptions) {
           requireUserVerification: true,
         });
       } catch (error) {
-        throw refused('credential', 'verification', `The passkey was not accepted: ${(error as Error).message}`);
+        throw refused(
+          'credential',
+          'verification',
+          `The passkey was not accepted: ${(error as Error).message}`,
+        );
       }
-      if (!verification.verified)
-        throw refused('credential', 'verification', 'The passkey was not accepted');
+      if (!verification.verified) throw refused('credential', 'verification', 'The passkey was not accepted');
       const info = verification.registrationInfo;
       const taken = await db
         .selectFrom('passkeys')

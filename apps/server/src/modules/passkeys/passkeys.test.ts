@@ -61,7 +61,10 @@ const list = async (caller: Caller) =>
 describe('passkeys API (docs/product/security.md#passkeys)', () => {
   it('adds a passkey with user verification and a discoverable credential, named after the device', async () => {
     const { created, options } = await addPasskey(alice);
-    expect(options.authenticatorSelection).toMatchObject({ residentKey: 'required', userVerification: 'required' });
+    expect((options as Record<string, unknown>).authenticatorSelection).toMatchObject({
+      residentKey: 'required',
+      userVerification: 'required',
+    });
     expect(options.rp).toMatchObject({ id: 'localhost', name: 'Roadpass' });
     expect(created.statusCode).toBe(201);
     const passkey = created.json<Passkey>();
@@ -90,12 +93,21 @@ describe('passkeys API (docs/product/security.md#passkeys)', () => {
     const options = await call(alice, 'POST', apiPaths.passkeyRegistrationOptions);
     const credential = authenticator().register(options.json<PasskeyRegistrationOptions>());
     const stolen = await call(bob, 'POST', apiPaths.passkeys, { credential });
-    expect(stolen.json<ApiErrorBody>().violations?.[0]).toMatchObject({ field: 'credential', rule: 'challenge' });
+    expect(stolen.json<ApiErrorBody>().violations?.[0]).toMatchObject({
+      field: 'credential',
+      rule: 'challenge',
+    });
     const other = await call(alice, 'POST', apiPaths.passkeyRegistrationOptions);
-    const phished = authenticator().register(other.json<PasskeyRegistrationOptions>(), 'https://evil.example');
+    const phished = authenticator().register(
+      other.json<PasskeyRegistrationOptions>(),
+      'https://evil.example',
+    );
     const refused = await call(alice, 'POST', apiPaths.passkeys, { credential: phished });
     expect(refused.statusCode).toBe(400);
-    expect(refused.json<ApiErrorBody>().violations?.[0]).toMatchObject({ field: 'credential', rule: 'verification' });
+    expect(refused.json<ApiErrorBody>().violations?.[0]).toMatchObject({
+      field: 'credential',
+      rule: 'verification',
+    });
   });
 
   it('answers bad input with 400 naming the field', async () => {
@@ -192,7 +204,10 @@ describe('step-up for passkeys (docs/product/security.md#step-up)', () => {
         stale.app.inject({
           method,
           url,
-          headers: { ...alice.headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+          headers: {
+            ...alice.headers,
+            ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          },
           ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
         });
       const answers = await Promise.all([

@@ -10,6 +10,11 @@ const menu: { page: AccountPage; icon: string }[] = [
   { page: 'mobile', icon: 'M8 3h8a1 1 0 0 1 1 1v16a1 1 0 0 1-1 1H8a1 1 0 0 1-1-1V4a1 1 0 0 1 1-1Zm3 15h2' },
   { page: 'privacy', icon: 'M12 3l7 3v5c0 4.5-3 8-7 10-4-2-7-5.5-7-10V6l7-3Zm-3 9 2 2 4-4' },
   { page: 'payment', icon: 'M3 6h18v12H3zM3 10h18M6 15h4' },
+  // Until the security page links it (issue 18): a key.
+  {
+    page: 'passkeys',
+    icon: 'M14.5 13a4.5 4.5 0 1 0-4.2-2.9L3 17.5V21h3.5v-2h2v-2h2l1.9-1.9a4.5 4.5 0 0 0 2.1-.1ZM16 7.5h.01',
+  },
 ];
 
 /** docs/product/account-rules.md#validation-rules: the account area's menu, one entry per sub-page (icon, title, one line). */
