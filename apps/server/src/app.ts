@@ -36,6 +36,7 @@ import {
 } from './modules/messages/index.js';
 import { mobileModule } from './modules/mobile/index.js';
 import { createNewsletterService, newsletterModule } from './modules/newsletter/index.js';
+import { passkeysModule } from './modules/passkeys/index.js';
 import { paymentProfilesModule } from './modules/payment-profiles/index.js';
 import { runtimeConfigModule, runtimeConfigOf } from './modules/runtime-config/index.js';
 import { securityActivityModule } from './modules/security-activity/index.js';
@@ -187,6 +188,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   });
   await app.register(newsletterModule, { customers, newsletter });
   await app.register(paymentProfilesModule, { customers });
+  await app.register(passkeysModule, { config, customers });
   await app.register(logoutModule, { embeddedProvider: !config.externalIssuer });
   await app.register(sessionsModule, { embeddedProvider: !config.externalIssuer });
   await app.register(securityActivityModule, {

@@ -6,6 +6,8 @@ import {
   LOYALTY_CORE_CONSENT,
   LOYALTY_PROCESS_ID,
   type NewsletterLogResponse,
+  type Passkey,
+  type PasskeyRegistrationOptions,
 } from '@roadpass/contracts';
 import {
   documentedOperations,
@@ -14,6 +16,7 @@ import {
 } from './testing/openapi-operations.js';
 import { createTestApp, type TestApp } from './testing/test-app.js';
 import { signIn } from './testing/sign-in.js';
+import { createSoftAuthenticator } from './testing/soft-authenticator.js';
 
 // Issue 10, the project's own checks: an IDOR matrix (another customer's id in every per-customer
 // path, every method) and an anti-forgery matrix (every signed-in mutation without, with a wrong and
@@ -29,6 +32,34 @@ interface Customer {
   newsletterId: string;
   /** Another session of the customer (the {sessionId} of the sessions paths). */
   otherSessionId: string;
+  /** One of the customer's passkeys (the {passkeyId} of the passkey paths). */
+  passkeyId: string;
+}
+
+/** A real WebAuthn registration (software authenticator): the body of a passkey POST. */
+async function passkeyRegistration(owner: { token: string; csrf: string }) {
+  const headers = { authorization: `Bearer ${owner.token}`, [CSRF_HEADER]: owner.csrf };
+  const options = await t.app.inject({ method: 'POST', url: apiPaths.passkeyRegistrationOptions, headers });
+  const key = createSoftAuthenticator({
+    origin: t.config.publicUrl,
+    rpId: new URL(t.config.publicUrl).hostname,
+  });
+  return { credential: key.register(options.json<PasskeyRegistrationOptions>()) };
+}
+
+/** Adds a passkey to the customer through the API; its id. */
+async function addPasskey(owner: { token: string; csrf: string }): Promise<string> {
+  const res = await t.app.inject({
+    method: 'POST',
+    url: apiPaths.passkeys,
+    headers: {
+      authorization: `Bearer ${owner.token}`,
+      [CSRF_HEADER]: owner.csrf,
+      'content-type': 'application/json',
+    },
+    payload: JSON.stringify(await passkeyRegistration(owner)),
+  });
+  return res.json<Passkey>().id;
 }
 
 let t: TestApp;
@@ -48,13 +79,15 @@ async function customer(email: string): Promise<Customer> {
     headers: { authorization: `Bearer ${accessToken}` },
   });
   const other = await signIn(t.app, { email, password: 'Demo-2026!' });
+  const csrf = status.headers[CSRF_HEADER.toLowerCase()] as string;
   return {
     otherSessionId: JSON.parse(Buffer.from(other.accessToken.split('.')[1]!, 'base64url').toString()).sid,
     newsletterId: newsletter.json<NewsletterLogResponse>().body.NewsletterLogRTO.id,
+    passkeyId: await addPasskey({ token: accessToken, csrf }),
     uuid: user.uuid,
     legalEntityId: user.legalEntityId,
     token: accessToken,
-    csrf: status.headers[CSRF_HEADER.toLowerCase()] as string,
+    csrf,
   };
 }
 
@@ -73,6 +106,7 @@ function paramValue(path: string, name: string, owner: Customer): string {
   if (name === 'uuid') return owner.uuid;
   if (name === 'sessionId') return owner.otherSessionId;
   if (name === 'id' && before.includes('/newsletter/')) return owner.newsletterId;
+  if (name === 'passkeyId') return owner.passkeyId;
   if (name === 'slug' && before.endsWith('/consents/')) return LOYALTY_CORE_CONSENT;
   if (name === 'slug' && before.endsWith('/partner-code/')) return 'cinenova-cinema';
   if (name === 'slug') return 'loyalty-programme-faq';
@@ -126,11 +160,12 @@ function request(
   caller: Customer,
   pathOwner: Customer,
   csrf: string | null,
+  realBody?: unknown,
 ): InjectOptions {
   const url = op.path.replace(/\{(\w+)\}/g, (_, name: string) =>
     encodeURIComponent(paramValue(op.path, name, pathOwner)),
   );
-  const body = sampleBody(op.body, caller);
+  const body = realBody ?? sampleBody(op.body, caller);
   return {
     method: op.method as InjectOptions['method'],
     url,
@@ -146,9 +181,17 @@ function request(
 const customerOperations = () =>
   operations.filter((op) => op.security && op.path.startsWith('/api/customer/'));
 const isMutation = (op: DocumentedOperation) => op.method !== 'GET' && op.method !== 'HEAD';
-/** Paths that name a customer's own record: by uuid, or by the id of their newsletter agreement. */
+/** Paths that name a customer's own record: by uuid, or by the id of their newsletter agreement or passkey. */
 const isPerCustomer = (op: DocumentedOperation) =>
-  op.path.includes('{uuid}') || (op.path.includes('/newsletter/') && op.path.includes('{id}'));
+  op.path.includes('{uuid}') ||
+  op.path.includes('{passkeyId}') ||
+  (op.path.includes('/newsletter/') && op.path.includes('{id}'));
+/**
+ * What another customer's id gets: 403 for the paths of the product's API (docs/product/api.md#calls),
+ * 404 for another customer's passkey (docs/product/security.md#passkeys: its existence is not told).
+ */
+const refusalOf = (op: DocumentedOperation) =>
+  op.path.includes('{passkeyId}') ? '404 not_found' : '403 forbidden';
 
 /** Everything a customer can read about themselves, to compare before and after an attack. */
 async function snapshot(owner: Customer): Promise<string[]> {
@@ -177,7 +220,7 @@ describe('IDOR matrix: another customer’s id in every per-customer path', () =
         return `${op.method} ${op.path} → ${res.statusCode} ${res.json<{ code?: string }>().code}`;
       }),
     );
-    expect(answers).toEqual(perCustomer.map((op) => `${op.method} ${op.path} → 403 forbidden`));
+    expect(answers).toEqual(perCustomer.map((op) => `${op.method} ${op.path} → ${refusalOf(op)}`));
     expect(await snapshot(bob)).toEqual(before);
   });
 });
@@ -221,7 +264,11 @@ describe('anti-forgery matrix: every signed-in mutation', () => {
       .filter(isMutation)
       .sort((a, b) => rank(a) - rank(b));
     for (const op of mutations) {
-      const res = await t.app.inject(request(op, alice, alice, alice.csrf));
+      // A passkey is added with a real WebAuthn answer, and each passkey call gets a passkey of its own.
+      const realBody =
+        op.method === 'POST' && op.path === apiPaths.passkeys ? await passkeyRegistration(alice) : undefined;
+      if (op.path.includes('{passkeyId}')) alice.passkeyId = await addPasskey(alice);
+      const res = await t.app.inject(request(op, alice, alice, alice.csrf, realBody));
       expect(res.statusCode, `${op.method} ${op.path}: ${res.body}`).toBeLessThan(300);
     }
   });

@@ -15,6 +15,10 @@ export const apiPaths = {
   /** Not in the original spec: the customer's security activity, paged, newest first. */
   securityActivity: '/api/customer/cuda/customer/security-activity/own',
   mobile: '/api/customer/cuda/customer/v2/mobile/own',
+  /** The customer's passkeys (docs/product/security.md#passkeys). */
+  passkeys: '/api/customer/cuda/customer/passkeys/own',
+  passkeyRegistrationOptions: '/api/customer/cuda/customer/passkeys/own/registration-options',
+  passkey: (id: string) => `/api/customer/cuda/customer/passkeys/own/${encodeURIComponent(id)}`,
   newsletterLog: '/api/customer/cuda/customer/newsletter/own/log',
   newsletter: (id: string) => `/api/customer/cuda/customer/newsletter/own/${encodeURIComponent(id)}`,
   newsletterAll: (id: string) => `/api/customer/cuda/customer/newsletter/all/${encodeURIComponent(id)}`,

@@ -23,3 +23,4 @@ export * from './error-reports.js';
 export * from './security.js';
 export * from './data-rights-constants.js';
 export * from './data-rights.js';
+export * from './passkeys.js';

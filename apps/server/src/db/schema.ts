@@ -287,6 +287,32 @@ export interface ErasedConsentCountTable {
   count: number;
 }
 
+/** docs/product/security.md#passkeys: one WebAuthn credential of a customer. */
+export interface PasskeyTable {
+  id: Generated<string>;
+  customer_id: string;
+  credential_id: string;
+  public_key: Uint8Array;
+  /** bigint: the driver answers a string. */
+  counter: ColumnType<string, number | undefined, number>;
+  transports: ColumnType<string[], string | undefined, string>;
+  aaguid: string;
+  device_type: string;
+  backed_up: boolean;
+  name: string;
+  created_at: Generated<Date>;
+  last_used_at: Date | null;
+}
+
+/** A pending WebAuthn challenge: single-use, short-lived (docs/product/security.md#passkeys). */
+export interface WebauthnChallengeTable {
+  challenge: string;
+  purpose: 'registration' | 'authentication';
+  customer_id: string | null;
+  interaction_uid: string | null;
+  expires_at: Date;
+}
+
 export interface Database extends LoyaltyTables {
   legal_entities: LegalEntityTable;
   customers: CustomerTable;
@@ -315,6 +341,8 @@ export interface Database extends LoyaltyTables {
   erasures: ErasureTable;
   loyalty_ledger_archive: LoyaltyLedgerArchiveTable;
   erased_consent_counts: ErasedConsentCountTable;
+  passkeys: PasskeyTable;
+  webauthn_challenges: WebauthnChallengeTable;
 }
 
 export type CustomerRow = Selectable<CustomerTable>;

@@ -10,6 +10,7 @@ import { ruleText } from '../modules/account/index.js';
 import type { TranslationSet } from '../modules/content/index.js';
 import { messageLanguage, type MessageSender, type MessageTexts } from '../modules/messages/index.js';
 import { createRecoveryService } from '../modules/recovery/index.js';
+import { createPasskeyService } from '../modules/passkeys/index.js';
 import { getOrCreateSecret, randomSecret } from '../lib/app-secrets.js';
 import { serviceClientSecret } from '../modules/loyalty/index.js';
 import {
@@ -173,6 +174,7 @@ export default fp<IdentityProviderOptions>(
     await registerLoginRoutes(app, {
       provider,
       customers,
+      passkeys: createPasskeyService(db, { publicUrl: config.publicUrl }),
       throttle: createLoginThrottle(
         db,
         createDeviceCookies(await getOrCreateSecret(db, DEVICE_COOKIE_KEY_SECRET, () => randomSecret(32))),

@@ -150,6 +150,10 @@ input[aria-invalid='true'] { border: 2px solid var(--error); }
 .button-secondary { color: var(--brand-dark); background: #fff; }
 .button-secondary:hover { color: #fff; }
 a { color: var(--brand-dark); }
+.passkey { margin-top: 0.75rem; }
+.passkey .alert { margin: 0 0 0.75rem; }
+.passkey [hidden] { display: none; }
+.button:disabled { cursor: progress; opacity: 0.75; }
 :focus-visible { outline: 3px solid var(--focus); outline-offset: 2px; }
 input:focus-visible { border-color: var(--focus); }
 footer { padding: 1rem; color: var(--muted); font-size: 0.875rem; text-align: center; }

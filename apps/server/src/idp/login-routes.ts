@@ -4,8 +4,10 @@ import formbody from '@fastify/formbody';
 import { isLanguage, type Language, type RuleViolation } from '@roadpass/contracts';
 import { errors, type Provider } from 'oidc-provider';
 import type { CustomerRepository } from '../modules/customers/index.js';
+import type { PasskeyService } from '../modules/passkeys/index.js';
 import { RESET_TTL_SECONDS, type RecoveryService } from '../modules/recovery/index.js';
 import { loginCss, loginCssVersion } from './login-css.js';
+import { loginPasskeyScript, loginPasskeyScriptVersion } from './login-passkey-script.js';
 import { loginScript, loginScriptVersion } from './login-script.js';
 import {
   LAST_LANGUAGE_COOKIE,
@@ -35,14 +37,19 @@ import {
   notMePath,
   PASSWORD_RESET_ROUTE,
   passwordResetPath,
+  PASSKEY_SCRIPT_PATH,
   REALM_PATH,
   SCRIPT_PATH,
   STYLESHEET_PATH,
 } from './realm.js';
 
+/** A customer who has just proved who they are (by password or passkey). */
+type SignedInCustomer = NonNullable<Awaited<ReturnType<CustomerRepository['findById']>>>;
+
 export interface LoginRouteDependencies {
   provider: Provider;
   customers: CustomerRepository;
+  passkeys: PasskeyService;
   throttle: LoginThrottle;
   /** Device cookies get the Secure attribute (the public URL is https). */
   secureCookies: boolean;
@@ -111,7 +118,7 @@ function appendSetCookie(reply: FastifyReply, line: string): void {
  * against cross-site posts.
  */
 export async function registerLoginRoutes(app: FastifyInstance, deps: LoginRouteDependencies): Promise<void> {
-  const { provider, customers, throttle, texts } = deps;
+  const { provider, customers, passkeys, throttle, texts } = deps;
   const cookieSuffix = `Path=${REALM_PATH}; HttpOnly; SameSite=Lax${deps.secureCookies ? '; Secure' : ''}`;
   const deviceCookie = (value: string) =>
     `${DEVICE_COOKIE}=${value}; Max-Age=${DEVICE_COOKIE_MAX_AGE_SECONDS}; ${cookieSuffix}`;
@@ -136,6 +143,14 @@ export async function registerLoginRoutes(app: FastifyInstance, deps: LoginRoute
       .type('text/javascript; charset=utf-8')
       .header('cache-control', versioned ? 'public, max-age=31536000, immutable' : 'public, max-age=300')
       .send(loginScript);
+  });
+
+  app.get<{ Querystring: { v?: string } }>(PASSKEY_SCRIPT_PATH, async (request, reply) => {
+    const versioned = request.query.v === loginPasskeyScriptVersion;
+    return reply
+      .type('text/javascript; charset=utf-8')
+      .header('cache-control', versioned ? 'public, max-age=31536000, immutable' : 'public, max-age=300')
+      .send(loginPasskeyScript);
   });
 
   await app.register(async (scope) => {
@@ -182,12 +197,17 @@ export async function registerLoginRoutes(app: FastifyInstance, deps: LoginRoute
               cookieOf(request, LAST_LANGUAGE_COOKIE),
             );
       const here = (language: Language) => `${loginPagePath(details.uid)}?lang=${language}`;
+      const inLanguage = chosen && isLanguage(chosen) ? `?lang=${lang}` : '';
       return {
         details,
         lang,
         page: { ...pageContext(lang), languageHref: here },
         // The form posts back in the language shown.
         action: chosen && isLanguage(chosen) ? here(lang) : loginPagePath(details.uid),
+        passkey: {
+          action: `${loginPagePath(details.uid)}/passkey${inLanguage}`,
+          optionsUrl: `${loginPagePath(details.uid)}/passkey-options`,
+        },
       };
     }
 
@@ -213,71 +233,19 @@ export async function registerLoginRoutes(app: FastifyInstance, deps: LoginRoute
       ...extra,
     });
 
-    scope.get<LoginPageRoute>(LOGIN_PAGE_ROUTE, async (request, reply) => {
-      const { details, page, action } = await interactionOf(request, reply);
-      if (details.prompt.name !== 'login') return refuseOtherPrompts(request, reply);
-      // Right after a password reset in this browser: signed in once, without the password.
-      const afterReset = cookieOf(request, AFTER_RESET_COOKIE);
-      if (afterReset) {
-        appendSetCookie(reply, clearCookie(AFTER_RESET_COOKIE));
-        const accountId = await deps.recovery.consumeSignIn(afterReset);
-        if (accountId) {
-          const returnTo = await provider.interactionResult(
-            request.raw,
-            reply.raw,
-            { login: { accountId, amr: ['pwd'], remember: true } },
-            { mergeWithLastSubmission: false },
-          );
-          return reply.header('cache-control', 'no-store').redirect(returnTo, 303);
-        }
-      }
-      const hint = details.params.login_hint;
-      const email = typeof hint === 'string' && hint.length <= MAX_EMAIL_LENGTH ? hint : '';
-      return sendPage(reply, 200, loginPage(page, formState(action, email)));
-    });
-
-    scope.post<LoginPageRoute>(LOGIN_PAGE_ROUTE, async (request, reply) => {
-      const { details, page, lang, action } = await interactionOf(request, reply);
-      if (details.prompt.name !== 'login') return refuseOtherPrompts(request, reply);
-      const body = (request.body ?? {}) as Record<string, unknown>;
-      const email = typeof body.email === 'string' ? body.email.trim().slice(0, 1024) : '';
-      const password = typeof body.password === 'string' ? body.password : '';
-      const shownEmail = email.slice(0, MAX_EMAIL_LENGTH);
-
-      const fieldErrors: LoginFormState['fieldErrors'] = {};
-      if (!email) fieldErrors.email = page.texts.emailRequired;
-      if (!password) fieldErrors.password = page.texts.passwordRequired;
-      if (fieldErrors.email || fieldErrors.password) {
-        return sendPage(reply, 400, loginPage(page, formState(action, shownEmail, { fieldErrors })));
-      }
-
-      const attempt = { email, ip: request.ip, deviceCookie: cookieOf(request, DEVICE_COOKIE) };
-      const verdict = await throttle.check(attempt);
-      if (!verdict.allowed) {
-        const minutes = Math.max(1, Math.ceil(verdict.retryAfterSeconds / 60));
-        reply.header('retry-after', String(verdict.retryAfterSeconds));
-        const formError = tooManyAttemptsText(page.texts, lang, minutes);
-        return sendPage(reply, 429, loginPage(page, formState(action, shownEmail, { formError })));
-      }
-
-      const customer =
-        password.length <= 1024 ? await customers.verifyCredentials(email, password) : undefined;
-      if (!customer) {
-        await throttle.recordFailure(attempt);
-        // Only the account's owner ever sees this entry: the answer is the same either way.
-        const owner =
-          deps.recordEvent && email.length <= MAX_EMAIL_LENGTH
-            ? await customers.findByEmail(email)
-            : undefined;
-        if (owner) await deps.recordEvent!(owner.id, 'sign_in_failed', deviceOf(request));
-        request.log.info('sign-in refused: wrong e-mail or password');
-        const state = formState(action, shownEmail, {
-          formError: page.texts.invalidCredentials,
-          credentialsRejected: true,
-        });
-        return sendPage(reply, 401, loginPage(page, state));
-      }
-
+    /**
+     * A successful sign-in, by password or passkey: the device cookie of decision 0010 (and the
+     * new-device notice when the device is new to the account), the security activity, the language
+     * cookie, and the provider's login result (`amr` says how), then back to the provider.
+     */
+    async function finishSignIn(
+      request: FastifyRequest,
+      reply: FastifyReply,
+      customer: SignedInCustomer,
+      deviceCookieValue: string | undefined,
+      amr: string[],
+    ) {
+      const attempt = { email: customer.email, ip: request.ip, deviceCookie: deviceCookieValue };
       const knownDevice = throttle.knowsDevice(attempt);
       const device = await throttle.recordSuccess(attempt);
       await deps.recordEvent?.(customer.id, 'signed_in', deviceOf(request));
@@ -298,11 +266,128 @@ export async function registerLoginRoutes(app: FastifyInstance, deps: LoginRoute
       const returnTo = await provider.interactionResult(
         request.raw,
         reply.raw,
-        // acr "1": Keycloak's level of a sign-in with a password (docs/keycloak-clients.md#tokens).
-        { login: { accountId: customer.id, acr: '1', amr: ['pwd'], remember: true } },
+        // acr "1": Keycloak's level of a single-factor sign-in (docs/keycloak-clients.md#tokens).
+        { login: { accountId: customer.id, acr: '1', amr, remember: true } },
         { mergeWithLastSubmission: false },
       );
       return reply.header('cache-control', 'no-store').redirect(returnTo, 303);
+    }
+
+    /**
+     * The challenge of a passkey sign-in on this page (docs/product/identity-provider.md#passkey-sign-in):
+     * bound to the interaction, single-use, five minutes; a new one replaces the page's previous one.
+     */
+    scope.post<LoginPageRoute>(`${LOGIN_PAGE_ROUTE}/passkey-options`, async (request, reply) => {
+      const { details } = await interactionOf(request, reply);
+      if (details.prompt.name !== 'login') throw new errors.SessionNotFound('no sign-in prompt');
+      const options = await passkeys.authenticationOptions(details.uid);
+      return reply.header('cache-control', 'no-store').type('application/json').send(options);
+    });
+
+    /**
+     * A passkey sign-in: the browser's assertion (form field `credential`, JSON). Success ends the
+     * interaction as a password sign-in does; every failure (unknown passkey, used or expired
+     * challenge, bad signature) gets the same message and counts against the client's address
+     * (decision 0010: there is no typed address to count against, and nothing to learn about one).
+     */
+    scope.post<LoginPageRoute>(`${LOGIN_PAGE_ROUTE}/passkey`, async (request, reply) => {
+      const { details, page, lang, action, passkey } = await interactionOf(request, reply);
+      if (details.prompt.name !== 'login') return refuseOtherPrompts(request, reply);
+      const body = (request.body ?? {}) as Record<string, unknown>;
+      const deviceCookie = cookieOf(request, DEVICE_COOKIE);
+      const attempt = { email: '', ip: request.ip, deviceCookie };
+      const verdict = await throttle.check(attempt);
+      if (!verdict.allowed) {
+        const minutes = Math.max(1, Math.ceil(verdict.retryAfterSeconds / 60));
+        reply.header('retry-after', String(verdict.retryAfterSeconds));
+        const formError = tooManyAttemptsText(page.texts, lang, minutes);
+        return sendPage(reply, 429, loginPage(page, formState(action, '', { formError, passkey })));
+      }
+      let credential: unknown;
+      try {
+        credential = typeof body.credential === 'string' ? JSON.parse(body.credential) : undefined;
+      } catch {
+        credential = undefined;
+      }
+      const customerId = credential ? await passkeys.authenticate(details.uid, credential) : undefined;
+      const customer = customerId ? await customers.findById(customerId) : undefined;
+      if (!customer) {
+        await throttle.recordFailure(attempt);
+        request.log.info('sign-in refused: passkey not accepted');
+        const state = formState(action, '', { formError: page.texts.passkeyFailed, passkey });
+        return sendPage(reply, 401, loginPage(page, state));
+      }
+      // RFC 8176: proof of possession of a key, with the user verified by the authenticator.
+      return finishSignIn(request, reply, customer, deviceCookie, ['pop', 'user']);
+    });
+
+    scope.get<LoginPageRoute>(LOGIN_PAGE_ROUTE, async (request, reply) => {
+      const { details, page, action, passkey } = await interactionOf(request, reply);
+      if (details.prompt.name !== 'login') return refuseOtherPrompts(request, reply);
+      // Right after a password reset in this browser: signed in once, without the password.
+      const afterReset = cookieOf(request, AFTER_RESET_COOKIE);
+      if (afterReset) {
+        appendSetCookie(reply, clearCookie(AFTER_RESET_COOKIE));
+        const accountId = await deps.recovery.consumeSignIn(afterReset);
+        if (accountId) {
+          const returnTo = await provider.interactionResult(
+            request.raw,
+            reply.raw,
+            { login: { accountId, amr: ['pwd'], remember: true } },
+            { mergeWithLastSubmission: false },
+          );
+          return reply.header('cache-control', 'no-store').redirect(returnTo, 303);
+        }
+      }
+      const hint = details.params.login_hint;
+      const email = typeof hint === 'string' && hint.length <= MAX_EMAIL_LENGTH ? hint : '';
+      return sendPage(reply, 200, loginPage(page, formState(action, email, { passkey })));
+    });
+
+    scope.post<LoginPageRoute>(LOGIN_PAGE_ROUTE, async (request, reply) => {
+      const { details, page, lang, action, passkey } = await interactionOf(request, reply);
+      if (details.prompt.name !== 'login') return refuseOtherPrompts(request, reply);
+      const body = (request.body ?? {}) as Record<string, unknown>;
+      const email = typeof body.email === 'string' ? body.email.trim().slice(0, 1024) : '';
+      const password = typeof body.password === 'string' ? body.password : '';
+      const shownEmail = email.slice(0, MAX_EMAIL_LENGTH);
+
+      const fieldErrors: LoginFormState['fieldErrors'] = {};
+      if (!email) fieldErrors.email = page.texts.emailRequired;
+      if (!password) fieldErrors.password = page.texts.passwordRequired;
+      if (fieldErrors.email || fieldErrors.password) {
+        return sendPage(reply, 400, loginPage(page, formState(action, shownEmail, { fieldErrors, passkey })));
+      }
+
+      const attempt = { email, ip: request.ip, deviceCookie: cookieOf(request, DEVICE_COOKIE) };
+      const verdict = await throttle.check(attempt);
+      if (!verdict.allowed) {
+        const minutes = Math.max(1, Math.ceil(verdict.retryAfterSeconds / 60));
+        reply.header('retry-after', String(verdict.retryAfterSeconds));
+        const formError = tooManyAttemptsText(page.texts, lang, minutes);
+        return sendPage(reply, 429, loginPage(page, formState(action, shownEmail, { formError, passkey })));
+      }
+
+      const customer =
+        password.length <= 1024 ? await customers.verifyCredentials(email, password) : undefined;
+      if (!customer) {
+        await throttle.recordFailure(attempt);
+        // Only the account's owner ever sees this entry: the answer is the same either way.
+        const owner =
+          deps.recordEvent && email.length <= MAX_EMAIL_LENGTH
+            ? await customers.findByEmail(email)
+            : undefined;
+        if (owner) await deps.recordEvent!(owner.id, 'sign_in_failed', deviceOf(request));
+        request.log.info('sign-in refused: wrong e-mail or password');
+        const state = formState(action, shownEmail, {
+          formError: page.texts.invalidCredentials,
+          credentialsRejected: true,
+          passkey,
+        });
+        return sendPage(reply, 401, loginPage(page, state));
+      }
+
+      return finishSignIn(request, reply, customer, attempt.deviceCookie, ['pwd']);
     });
 
     // Account recovery (docs/product/security.md#forgot-password, #new-device-notice): the "Forgot

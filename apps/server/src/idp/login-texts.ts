@@ -20,6 +20,8 @@ export const textKeys = [
   'emailRequired',
   'passwordRequired',
   'invalidCredentials',
+  'passkeyButton',
+  'passkeyFailed',
   'tooManyAttempts_one',
   'tooManyAttempts_other',
   'errorTitle',

@@ -1,4 +1,5 @@
 import { languages, type Language } from '@roadpass/contracts';
+import { loginPasskeyScriptUrl } from './login-passkey-script.js';
 import { loginScriptUrl } from './login-script.js';
 import type { Texts } from './login-texts.js';
 
@@ -53,7 +54,7 @@ const eyeIcon =
  * The frame every page shares: brand bar, one card, one external stylesheet; a page that needs it
  * (the sign-in form's "Show password") adds the one external script, deferred.
  */
-function layout(page: PageContext, title: string, content: string, script?: string): string {
+function layout(page: PageContext, title: string, content: string, scripts: string[] = []): string {
   const { lang, texts } = page;
   return `<!doctype html>
 <html lang="${lang}">
@@ -65,7 +66,7 @@ function layout(page: PageContext, title: string, content: string, script?: stri
 <title>${escapeHtml(title)} – Roadpass</title>
 <link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="${escapeHtml(page.stylesheetUrl)}">
-${script ? `<script src="${escapeHtml(script)}" defer></script>\n` : ''}</head>
+${scripts.map((script) => `<script src="${escapeHtml(script)}" defer></script>\n`).join('')}</head>
 <body>
 <header class="brand-bar">
 <div class="brand">
@@ -99,6 +100,11 @@ export interface LoginFormState {
   credentialsRejected?: boolean;
   /** The "Forgot your password?" page of this interaction (docs/product/security.md#forgot-password). */
   forgotHref?: string;
+  /**
+   * Passkey sign-in (docs/product/identity-provider.md#passkey-sign-in): where the hidden form posts
+   * the assertion to, and where the script gets its challenge.
+   */
+  passkey?: { action: string; optionsUrl: string };
 }
 
 /**
@@ -126,7 +132,7 @@ export function loginPage(page: PageContext, state: LoginFormState): string {
       `id="${name}"`,
       `name="${name}"`,
       name === 'email'
-        ? `type="email" autocomplete="username" inputmode="email" autocapitalize="none" spellcheck="false" maxlength="254" value="${escapeHtml(state.email)}"`
+        ? `type="email" autocomplete="${state.passkey ? 'username webauthn' : 'username'}" inputmode="email" autocapitalize="none" spellcheck="false" maxlength="254" value="${escapeHtml(state.email)}"`
         : 'type="password" autocomplete="current-password" maxlength="1024"',
       'required',
       invalid ? 'aria-invalid="true"' : '',
@@ -164,9 +170,25 @@ ${field('password')}
 <button type="submit" class="button">${escapeHtml(texts.submit)}</button>
 </div>
 </form>
-${state.forgotHref ? `<p class="secondary-link"><a href="${escapeHtml(state.forgotHref)}">${escapeHtml(texts.forgotLink)}</a></p>` : ''}`,
-    loginScriptUrl,
+${state.forgotHref ? `<p class="secondary-link"><a href="${escapeHtml(state.forgotHref)}">${escapeHtml(texts.forgotLink)}</a></p>` : ''}
+${state.passkey ? passkeyPart(page, state.passkey) : ''}`,
+    state.passkey ? [loginScriptUrl, loginPasskeyScriptUrl] : [loginScriptUrl],
   );
+}
+
+/**
+ * The passkey button and the hidden form its script posts the assertion with. Hidden without the
+ * script (and in browsers without WebAuthn): the page then is the password form alone.
+ */
+function passkeyPart(page: PageContext, passkey: { action: string; optionsUrl: string }): string {
+  const { texts } = page;
+  return `<div class="passkey">
+<div class="alert" id="passkey-error" role="alert" data-text="${escapeHtml(texts.passkeyFailed)}" hidden></div>
+<button type="button" class="button button-secondary" data-passkey hidden>${escapeHtml(texts.passkeyButton)}</button>
+<form id="passkey-form" method="post" action="${escapeHtml(passkey.action)}" data-options="${escapeHtml(passkey.optionsUrl)}" hidden>
+<input type="hidden" name="credential">
+</form>
+</div>`;
 }
 
 /** "Show password" inside a password field, hidden until the script shows it. */
@@ -256,7 +278,7 @@ ${errors.length ? `<div class="field-error" id="password-error" role="alert">${e
 <button type="submit" class="button">${escapeHtml(texts.resetSubmit)}</button>
 </div>
 </form>`,
-    loginScriptUrl,
+    [loginScriptUrl],
   );
 }
 

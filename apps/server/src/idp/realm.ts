@@ -26,6 +26,8 @@ export const LOGIN_PAGE_ROUTE = `${REALM_PATH}/login-actions/:uid`;
 
 export const STYLESHEET_PATH = `${REALM_PATH}/resources/login.css`;
 export const SCRIPT_PATH = `${REALM_PATH}/resources/login.js`;
+/** The sign-in page's passkey script (SimpleWebAuthn's browser bundle and the page's own code). */
+export const PASSKEY_SCRIPT_PATH = `${REALM_PATH}/resources/login-passkey.js`;
 
 export const issuerOf = (publicUrl: string) => `${publicUrl}${REALM_PATH}`;
 

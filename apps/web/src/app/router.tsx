@@ -26,6 +26,7 @@ const PaymentRoute = lazyRoute(() => import('./routes/account/payment-route'));
 const SecurityRoute = lazyRoute(() => import('./routes/account/security-route'));
 const SecurityActivityRoute = lazyRoute(() => import('./routes/account/security-activity-route'));
 const CloseAccountRoute = lazyRoute(() => import('./routes/account/close-account-route'));
+const PasskeysRoute = lazyRoute(() => import('./routes/account/passkeys-route'));
 const UnsubscribeRoute = lazyRoute(() => import('./routes/account/unsubscribe-route'));
 const EmailConfirmRoute = lazyRoute(() => import('./routes/account/email-confirm-route'));
 const PaymentProfilesRoute = lazyRoute(() => import('./routes/payment-profiles-route'));
@@ -43,6 +44,7 @@ const accountPageRoutes: Record<AccountPage, ReturnType<typeof lazyRoute>> = {
   security: SecurityRoute,
   securityActivity: SecurityActivityRoute,
   close: CloseAccountRoute,
+  passkeys: PasskeysRoute,
 };
 
 /**

@@ -20,7 +20,6 @@ export interface ErasureDeps {
 /**
  * Tables holding a customer's own rows that erasure deletes explicitly, before the customer row
  * (whose foreign keys cascade to the rest). ONE place: a new per-customer table is added here.
- * TODO(lead, after merging h/passkeys): add 'passkeys'.
  */
 export const PER_CUSTOMER_TABLES_ERASED = [
   'security_events',
@@ -35,6 +34,7 @@ export const PER_CUSTOMER_TABLES_ERASED = [
   'loyalty_partner_codes',
   'data_exports',
   'deletion_blockers',
+  'passkeys',
 ] as const;
 
 export async function blockersOf(db: Db, customerId: string): Promise<DeletionBlocker[]> {

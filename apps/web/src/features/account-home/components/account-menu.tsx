@@ -12,6 +12,11 @@ const menu: { page: Exclude<AccountPage, 'securityActivity'>; icon: string }[] =
   { page: 'payment', icon: 'M3 6h18v12H3zM3 10h18M6 15h4' },
   // docs/product/security.md#sessions: devices, sessions and the security activity.
   { page: 'security', icon: 'M4 5h16v10H4zM9 19h6M12 15v4' },
+  // docs/product/security.md#passkeys: a key.
+  {
+    page: 'passkeys',
+    icon: 'M14.5 13a4.5 4.5 0 1 0-4.2-2.9L3 17.5V21h3.5v-2h2v-2h2l1.9-1.9a4.5 4.5 0 0 0 2.1-.1ZM16 7.5h.01',
+  },
 ];
 
 /** docs/product/account-rules.md#validation-rules: the account area's menu, one entry per sub-page (icon, title, one line). */
