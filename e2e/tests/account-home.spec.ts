@@ -68,11 +68,12 @@ test.describe('the account home', () => {
       page.getByRole('link', { name: nl['nav-loyalty'], exact: true }),
       page.getByRole('button', { name: nl['sign-out'], exact: true }),
       // The account menu: every sub-page, in the order it shows them.
-      ...(['profile', 'password', 'mobile', 'privacy', 'payment'] as const).map((sub) =>
-        page.getByRole('link', { name: new RegExp(nl[`account-menu-${sub}-title`]!) }),
+      ...(['profile', 'password', 'mobile', 'privacy', 'payment', 'security', 'passkeys'] as const).map(
+        (sub) => page.getByRole('link', { name: new RegExp(nl[`account-menu-${sub}-title`]!) }),
       ),
       page.getByRole('link', { name: new RegExp(nl['account-loyalty-title']!) }),
       page.getByRole('combobox', { name: nl['language-label'] }),
+      page.getByRole('link', { name: nl['account-close-link'], exact: true }),
     ];
     for (const element of order) {
       await page.keyboard.press('Tab');
