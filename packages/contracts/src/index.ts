@@ -23,4 +23,5 @@ export * from './error-reports.js';
 export * from './security.js';
 export * from './data-rights-constants.js';
 export * from './data-rights.js';
+export * from './passkey-constants.js';
 export * from './passkeys.js';

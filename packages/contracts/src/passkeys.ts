@@ -1,7 +1,6 @@
 import Type from 'typebox';
 
-/** The longest name a customer can give a passkey (docs/product/security.md#passkeys). */
-export const PASSKEY_NAME_MAX_LENGTH = 64;
+import { PASSKEY_NAME_MAX_LENGTH } from './passkey-constants.js';
 
 /** One of the customer's passkeys as the API answers it: never the key itself. */
 export const Passkey = Type.Object({

@@ -1,7 +1,7 @@
 import { useId, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { PASSKEY_NAME_MAX_LENGTH, securityErrorCodes, type Passkey } from '@roadpass/contracts';
+import { PASSKEY_NAME_MAX_LENGTH, type Passkey } from '@roadpass/contracts';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { Field, FormErrors, SubmitButton, useErrorFocus } from '@/components/form';
 import { LoadError } from '@/components/load-error';
@@ -22,7 +22,8 @@ type Translate = ReturnType<typeof useTranslation>['t'];
 
 /** The message for a failed add, rename or remove, in the customer's words. */
 function failureText(t: Translate, error: unknown, fallback: string): string {
-  if (isHttpError(error) && error.body?.code === securityErrorCodes.recentSignInRequired)
+  // securityErrorCodes.recentSignInRequired of the contracts (a schema module the app must not bundle).
+  if (isHttpError(error) && error.body?.code === 'recent_sign_in_required')
     return t('passkeys-sign-in-again');
   if (isOfflineError(error)) return t('account-save-offline');
   const name = (error as { name?: string; code?: string } | null)?.name;
