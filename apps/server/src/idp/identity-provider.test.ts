@@ -195,8 +195,8 @@ describe('the sign-in page', () => {
     );
     expect(html).toMatch(/<button type="submit" class="button">Sign in<\/button>/);
     expect(html).toContain('name="viewport" content="width=device-width, initial-scale=1"');
-    // One external script (the "Show password" button), nothing inline.
-    expect(html.match(/<script/gi)).toHaveLength(1);
+    // Two external scripts (the "Show password" button, the passkey sign-in), nothing inline.
+    expect(html.match(/<script/gi)).toHaveLength(2);
     expect(html).not.toMatch(/<script(?![^>]*\ssrc=")/i);
     expect(html).not.toMatch(/\sstyle=/i);
     expect(html).not.toMatch(/<style/i);
