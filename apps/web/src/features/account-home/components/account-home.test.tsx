@@ -81,6 +81,7 @@ describe('account home', () => {
       '/DE/en/myaccount/privacy',
       '/DE/en/myaccount/payment',
       '/DE/en/myaccount/security',
+      '/DE/en/myaccount/security/passkeys',
     ]);
   });
 
