@@ -50,7 +50,7 @@ test.describe('the account home', () => {
 
     await page.getByLabel('E-mail').fill('demo.es@example.com');
     await page.getByLabel('Password', { exact: true }).fill('Demo-2026!');
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Javier García');
     const home = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21aa']).analyze();
     expect(home.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);

@@ -25,7 +25,7 @@ test.describe('signing in through the identity provider', () => {
 
     await page.getByLabel('E-mail').fill('nobody-here@example.com');
     await page.getByLabel('Password', { exact: true }).fill('not-the-password');
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await expect(page.getByRole('alert')).toHaveText(/e-mail or password is incorrect/i);
   });
 
