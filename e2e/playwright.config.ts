@@ -91,10 +91,11 @@ export default defineConfig({
     screenshot: 'only-on-failure',
     launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: chromiumArgs },
   },
-  // Every page and flow a customer sees runs at both sizes. What does not depend on the screen (the
-  // identity provider's redirects, token timing, consent network rules, the outbox) runs once, at
-  // desktop size; the webview runs at phone size only, as the native apps are phone apps. This keeps
-  // CI within its time on two cores.
+  // Every page a customer sees, and the flows whose layout matters, run at both sizes. What does not
+  // depend on the screen (the identity provider's redirects, token timing, consent network rules, the
+  // outbox) runs once, at desktop size; flows whose steps do not change with the screen
+  // (`flowsAtPhoneSize`) and the webview run at phone size only. This keeps CI within its time on
+  // two cores.
   projects: [
     {
       name: 'phone',

@@ -56,7 +56,7 @@ async function child(email, dataDir) {
     const started = performance.now();
     await requestExport(db, customer.id, new Date());
     await runNextExport(deps, new Date());
-    const built = performance.now();
+    const builtAt = performance.now();
     const file = await readyExportFile(db, customer.id, new Date());
     let bytes = 0;
     await pipeline(
@@ -71,8 +71,8 @@ async function child(email, dataDir) {
     const streamed = performance.now();
     clearInterval(sampler);
     results.push({
-      buildMs: built - started,
-      downloadMs: streamed - built,
+      buildMs: builtAt - started,
+      downloadMs: streamed - builtAt,
       bytes,
       extraMb: (peak - before) / 2 ** 20,
     });

@@ -27,15 +27,18 @@ mkdirSync(reports, { recursive: true });
 const results = [];
 let failedSteps = 0;
 
+/** The line that ends a step: its outcome and how long it took. */
+function ended(title, status, signal, started) {
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  console.log(`=== ${title}: ${status === 0 ? 'ok' : `FAILED (exit ${status ?? signal})`} in ${seconds} s`);
+  return status === 0;
+}
+
 function run(title, command, args, env = {}) {
   console.log(`\n=== ${title}: ${command} ${args.join(' ')}`);
   const started = Date.now();
   const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
-  const seconds = ((Date.now() - started) / 1000).toFixed(1);
-  console.log(
-    `=== ${title}: ${result.status === 0 ? 'ok' : `FAILED (exit ${result.status ?? result.signal})`} in ${seconds} s`,
-  );
-  return result.status === 0;
+  return ended(title, result.status, result.signal ?? result.error?.message, started);
 }
 
 function step(title, command, args) {
@@ -52,18 +55,20 @@ async function stepsSideBySide(steps) {
       ([title, command, args]) =>
         new Promise((resolve) => {
           const started = Date.now();
-          const child = spawn(command, args, { cwd: root, env: process.env });
           let output = '';
+          let done = false;
+          const finish = (status, signal) => {
+            if (done) return;
+            done = true;
+            console.log(`\n=== ${title}: ${command} ${args.join(' ')}\n${output.trimEnd()}`);
+            resolve(ended(title, status, signal, started));
+          };
+          const child = spawn(command, args, { cwd: root, env: process.env });
           child.stdout.on('data', (chunk) => (output += chunk));
           child.stderr.on('data', (chunk) => (output += chunk));
-          child.on('close', (status, signal) => {
-            const seconds = ((Date.now() - started) / 1000).toFixed(1);
-            console.log(`\n=== ${title}: ${command} ${args.join(' ')}\n${output.trimEnd()}`);
-            console.log(
-              `=== ${title}: ${status === 0 ? 'ok' : `FAILED (exit ${status ?? signal})`} in ${seconds} s`,
-            );
-            resolve(status === 0);
-          });
+          // A command that cannot start fails its step ('close' may or may not follow 'error').
+          child.on('error', (error) => finish(null, error.message));
+          child.on('close', finish);
         }),
     ),
   );

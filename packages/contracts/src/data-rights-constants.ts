@@ -1,8 +1,5 @@
 // Values of docs/product/data-rights.md the browser imports (no TypeBox here).
 
-export const dataExportStates = ['queued', 'running', 'ready', 'failed', 'expired'] as const;
-export type DataExportState = (typeof dataExportStates)[number];
-
 /** Error codes of the data-rights calls (the app tells them apart by code). */
 export const dataRightsErrorCodes = {
   /** 429: one export a day; Retry-After says when the next one may start. */
@@ -15,6 +12,3 @@ export const dataRightsErrorCodes = {
 
 /** Days a ready export can be downloaded. */
 export const EXPORT_DOWNLOAD_DAYS = 7;
-
-export const deletionBlockerKinds = ['open_rental', 'unpaid_invoice', 'pending_fine'] as const;
-export type DeletionBlockerKind = (typeof deletionBlockerKinds)[number];

@@ -21,6 +21,7 @@ export * from './phone-format.js';
 export * from './dev-outbox.js';
 export * from './error-reports.js';
 export * from './security.js';
+export * from './security-constants.js';
 export * from './data-rights-constants.js';
 export * from './data-rights.js';
 export * from './passkey-constants.js';

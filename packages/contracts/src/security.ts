@@ -24,16 +24,6 @@ export const securityEventKinds = [
 export type SecurityEventKind = (typeof securityEventKinds)[number];
 export const SecurityEventKind = Type.Union(securityEventKinds.map((kind) => Type.Literal(kind)));
 
-/**
- * Error codes of the security rules. `recent_sign_in_required` (403): the change needs a sign-in
- * within the last minutes (step-up, docs/product/security.md#step-up); the app signs the customer in
- * again with `max_age` and comes back to the same form.
- */
-export const securityErrorCodes = {
-  recentSignInRequired: 'recent_sign_in_required',
-} as const;
-export type SecurityErrorCode = (typeof securityErrorCodes)[keyof typeof securityErrorCodes];
-
 /** One active session of the customer (docs/product/security.md#sessions). */
 export const ActiveSession = Type.Object({
   /** The session id (the `sid` of its access tokens): what DELETE …/sessions/own/{id} takes. */

@@ -1,5 +1,4 @@
 import pg from 'pg';
-import { CHANGE_CHANNEL } from './change-notices.js';
 
 /** The listener's application_name in pg_stat_activity (tests end its connection by it). */
 export const CHANGE_LISTENER_NAME = 'roadpass-change-listener';
@@ -13,29 +12,39 @@ export interface ChangeListenerEvents {
   lost(error: unknown): void;
 }
 
+export interface ChangeListener {
+  /**
+   * LISTENs on `channel` too, over the same connection. Settles once it listens on it, or after the
+   * first connection attempt failed (it goes on trying).
+   */
+  subscribe(channel: string, events: ChangeListenerEvents): Promise<void>;
+  close(): Promise<void>;
+}
+
 /**
- * LISTEN on the change channel over a connection of its own (not one of the pool's), reconnecting
- * after a loss: first after `retryMs`, then twice as long each time up to 30 s.
+ * One connection of its own (not one of the pool's, and straight to the server: LISTEN does not
+ * pass a transaction pooler) that LISTENs on every subscribed channel, reconnecting after a loss:
+ * first after `retryMs`, then twice as long each time up to 30 s. One per instance, whatever the
+ * number of channels (deploy/README.md).
  */
-export function listenForChanges(
-  url: string,
-  events: ChangeListenerEvents,
-  retryMs = 500,
-  channel: string = CHANGE_CHANNEL,
-): { ready: Promise<void>; close(): Promise<void> } {
+export function listenForChanges(url: string, retryMs = 500): ChangeListener {
+  const channels = new Map<string, ChangeListenerEvents>();
   let client: pg.Client | undefined;
+  let listening = false;
   let closing = false;
   let timer: NodeJS.Timeout | undefined;
   let wait = retryMs;
+  let attempt: Promise<void> | undefined;
 
   const lose = (current: pg.Client, error: unknown) => {
     if (client !== current) return;
     client = undefined;
+    listening = false;
     current.removeAllListeners('notification');
     current.end().catch(() => undefined);
     if (closing) return;
-    events.lost(error);
-    timer = setTimeout(connect, wait);
+    for (const events of channels.values()) events.lost(error);
+    timer = setTimeout(() => void connect(), wait);
     timer.unref();
     wait = Math.min(wait * 2, 30_000);
   };
@@ -45,24 +54,39 @@ export function listenForChanges(
     if (closing) return;
     const current = new pg.Client({ connectionString: url, application_name: CHANGE_LISTENER_NAME });
     client = current;
-    current.on('notification', (message) => events.notice(message.payload ?? '*'));
+    current.on('notification', (message) => channels.get(message.channel)?.notice(message.payload ?? '*'));
     current.on('error', (error) => lose(current, error));
     current.on('end', () => lose(current, new Error('the change listener connection ended')));
     try {
       await current.connect();
-      await current.query(`LISTEN ${channel}`);
+      for (const channel of channels.keys()) await current.query(`LISTEN ${channel}`);
     } catch (error) {
       lose(current, error);
       return;
     }
     if (client !== current) return;
     wait = retryMs;
-    events.listening();
+    listening = true;
+    for (const events of channels.values()) events.listening();
   }
 
   return {
-    /** Settles once the first attempt has listened or failed (it goes on trying after a failure). */
-    ready: connect(),
+    async subscribe(channel, events) {
+      channels.set(channel, events);
+      if (listening && client) {
+        const current = client;
+        try {
+          await current.query(`LISTEN ${channel}`);
+          events.listening();
+        } catch (error) {
+          lose(current, error);
+        }
+        return;
+      }
+      // The first subscriber starts the connection; a later one waits for the attempt under way.
+      if (!attempt) attempt = connect();
+      await attempt;
+    },
     async close() {
       closing = true;
       if (timer) clearTimeout(timer);

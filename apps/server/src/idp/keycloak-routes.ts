@@ -1,14 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
+import type { JWTPayload } from 'jose';
 import type { AppConfig } from '../config.js';
 import type { CustomerRepository } from '../modules/customers/index.js';
-import { ACCESS_TOKEN_ALGORITHMS, accessTokenKeySource } from '../plugins/access-token-keys.js';
-import {
-  bearerChallenge,
-  PROTECTED_RESOURCE_METADATA_PATH,
-  readAuthorization,
-} from '../plugins/bearer-challenge.js';
+import { bearerChallenge, PROTECTED_RESOURCE_METADATA_PATH } from '../plugins/bearer-challenge.js';
 import {
   iframePage,
   iframeScript,
@@ -60,7 +55,6 @@ export async function registerKeycloakRoutes(
   const { config, customers } = deps;
   const issuer = issuerOf(config.publicUrl);
   const appOrigin = new URL(config.publicUrl).origin;
-  const source = accessTokenKeySource(app, config);
 
   /** CORS for the app's origin (Keycloak's web origins of the client): keycloak-js calls these by fetch. */
   const allowAppOrigin = (request: FastifyRequest, reply: FastifyReply) => {
@@ -79,8 +73,9 @@ export async function registerKeycloakRoutes(
   };
 
   /**
-   * The customer behind an access token of this realm for the customer API (the same checks as the
-   * API's), or a 401 with its challenge.
+   * The customer behind an access token of this realm for the customer API (the API's own check,
+   * `app.checkCustomerToken`: an ended session's token is refused here too), or a 401 with its
+   * challenge.
    */
   async function customerOf(
     request: FastifyRequest,
@@ -93,26 +88,10 @@ export async function registerKeycloakRoutes(
         .header('www-authenticate', bearerChallenge(error ? { error, description } : {}));
       return undefined;
     };
-    const credentials = readAuthorization(request.headers.authorization);
-    if (credentials.kind === 'none') return refuse();
-    if (credentials.kind === 'malformed') return refuse('invalid_token', 'The access token is malformed');
-    let payload: JWTPayload;
-    try {
-      ({ payload } = await jwtVerify(credentials.token, source.keys, {
-        issuer: source.issuer(),
-        audience: config.accessTokenAudience,
-        algorithms: ACCESS_TOKEN_ALGORITHMS,
-        requiredClaims: ['sub', 'exp', 'iat'],
-      }));
-    } catch (error) {
-      return refuse(
-        'invalid_token',
-        error instanceof joseErrors.JWTExpired
-          ? 'The access token has expired'
-          : 'The access token is not valid',
-      );
-    }
-    const customer = await customers.findById(payload.sub!);
+    const result = await app.checkCustomerToken(request.headers.authorization);
+    if (!result.ok) return refuse(result.error, result.description);
+    const payload = result.identity.claims;
+    const customer = await customers.findById(result.identity.customerId);
     if (!customer) return refuse('invalid_token', 'The account of the access token no longer exists');
     return { customer, payload };
   }

@@ -263,11 +263,21 @@ export async function registerLoginRoutes(app: FastifyInstance, deps: LoginRoute
           `${LAST_LANGUAGE_COOKIE}=${last}; Path=${REALM_PATH}; Max-Age=${LAST_LANGUAGE_COOKIE_MAX_AGE_SECONDS}; HttpOnly; SameSite=Lax${deps.secureCookies ? '; Secure' : ''}`,
         );
       }
+      return completeLogin(request, reply, customer.id, amr);
+    }
+
+    /** The provider's login result for the account, then back to the provider. */
+    async function completeLogin(
+      request: FastifyRequest,
+      reply: FastifyReply,
+      accountId: string,
+      amr: string[],
+    ) {
       const returnTo = await provider.interactionResult(
         request.raw,
         reply.raw,
         // acr "1": Keycloak's level of a single-factor sign-in (docs/keycloak-clients.md#tokens).
-        { login: { accountId: customer.id, acr: '1', amr, remember: true } },
+        { login: { accountId, acr: '1', amr, remember: true } },
         { mergeWithLastSubmission: false },
       );
       return reply.header('cache-control', 'no-store').redirect(returnTo, 303);
@@ -329,15 +339,7 @@ export async function registerLoginRoutes(app: FastifyInstance, deps: LoginRoute
       if (afterReset) {
         appendSetCookie(reply, clearCookie(AFTER_RESET_COOKIE));
         const accountId = await deps.recovery.consumeSignIn(afterReset);
-        if (accountId) {
-          const returnTo = await provider.interactionResult(
-            request.raw,
-            reply.raw,
-            { login: { accountId, amr: ['pwd'], remember: true } },
-            { mergeWithLastSubmission: false },
-          );
-          return reply.header('cache-control', 'no-store').redirect(returnTo, 303);
-        }
+        if (accountId) return completeLogin(request, reply, accountId, ['pwd']);
       }
       const hint = details.params.login_hint;
       const email = typeof hint === 'string' && hint.length <= MAX_EMAIL_LENGTH ? hint : '';
@@ -372,12 +374,16 @@ export async function registerLoginRoutes(app: FastifyInstance, deps: LoginRoute
         password.length <= 1024 ? await customers.verifyCredentials(email, password) : undefined;
       if (!customer) {
         await throttle.recordFailure(attempt);
-        // Only the account's owner ever sees this entry: the answer is the same either way.
-        const owner =
-          deps.recordEvent && email.length <= MAX_EMAIL_LENGTH
-            ? await customers.findByEmail(email)
-            : undefined;
-        if (owner) await deps.recordEvent!(owner.id, 'sign_in_failed', deviceOf(request));
+        // Only the account's owner ever sees this entry. Recorded after the answer, so that neither the
+        // answer nor its timing tells whether the address has an account.
+        const { recordEvent } = deps;
+        if (recordEvent && email.length <= MAX_EMAIL_LENGTH) {
+          const device = deviceOf(request);
+          void customers
+            .findByEmail(email)
+            .then((owner) => owner && recordEvent(owner.id, 'sign_in_failed', device))
+            .catch((err: unknown) => request.log.warn({ err }, 'could not record a failed sign-in'));
+        }
         request.log.info('sign-in refused: wrong e-mail or password');
         const state = formState(action, shownEmail, {
           formError: page.texts.invalidCredentials,

@@ -189,15 +189,19 @@ export function createProvider(deps: ProviderDependencies): Provider {
       grantId?: string;
       persistsLogout?: boolean;
     }[];
-    for (const { grantId, persistsLogout } of authorizations) {
-      if (grantId && !persistsLogout) await revokeGrant(provider, grantId);
-    }
     const account = await customers.findById(session.accountId);
-    // Its access tokens are refused from now on, on every instance (before the redirect answers).
     const sids = authorizations.flatMap((a) =>
       typeof (a as { sid?: unknown }).sid === 'string' ? [(a as { sid: string }).sid] : [],
     );
-    if (deps.endSessionOf && sids.length) await deps.endSessionOf(session.accountId, sids);
+    if (deps.endSessionOf && sids.length) {
+      // One end, as "signed out": the session's grants and tokens go with it, and its access tokens
+      // are refused from now on on every instance (before the redirect answers).
+      await deps.endSessionOf(session.accountId, sids);
+    } else {
+      for (const { grantId, persistsLogout } of authorizations) {
+        if (grantId && !persistsLogout) await revokeGrant(provider, grantId);
+      }
+    }
     await session.destroy();
     ctx.cookies.set(provider.cookieName('session'), null, longCookie);
     // The sign-in page the app shows next speaks the language the customer had when signing out

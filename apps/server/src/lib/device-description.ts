@@ -20,7 +20,7 @@ const APP_TOKEN = /\bRoadpass-WebView\/([0-9][0-9A-Za-z.+-]{0,30})/;
 
 /** Parsed with ua-parser-js on the server (decision 0032): the browser bundle does not carry it. */
 export function describeDevice(userAgent: string): DeviceDescription {
-  const ua = new UAParser(userAgent);
+  const ua = new UAParser(userAgent.slice(0, 512));
   const os = ua.getOS();
   const browser = ua.getBrowser();
   const system = [os.name, os.version].filter(Boolean).join(' ');
@@ -35,6 +35,28 @@ export function describeDevice(userAgent: string): DeviceDescription {
   }
   const major = browser.version?.split('.')[0];
   return { client: [browser.name, major].filter(Boolean).join(' '), system, kind: 'browser' };
+}
+
+/** The names of a user agent's browser and system, and the system's major version (ua-parser-js). */
+export function browserAndSystem(userAgent: string): {
+  browser?: string;
+  system?: string;
+  systemMajor?: string;
+} {
+  const { browser, os } = new UAParser(userAgent.slice(0, 512)).getResult();
+  return { browser: browser.name, system: os.name, systemMajor: os.version?.split('.')[0] };
+}
+
+/**
+ * The browser and system in one line, "Firefox · Windows 10" (the new-device e-mail,
+ * docs/product/security.md#new-device-notice); undefined when neither can be told.
+ */
+export function deviceSummary(userAgent: string | undefined): string | undefined {
+  if (!userAgent) return undefined;
+  const { browser, system, systemMajor } = browserAndSystem(userAgent);
+  const systemText = [system, systemMajor].filter(Boolean).join(' ');
+  if (browser && systemText) return `${browser} · ${systemText}`;
+  return browser ?? (systemText || undefined);
 }
 
 /**

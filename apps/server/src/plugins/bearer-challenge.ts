@@ -4,7 +4,7 @@
  */
 
 /** The realm named in WWW-Authenticate challenges. */
-export const BEARER_REALM = 'roadpass';
+const BEARER_REALM = 'roadpass';
 
 /** Where a client finds the API's protected-resource metadata (RFC 9728 §3), named in challenges. */
 export const PROTECTED_RESOURCE_METADATA_PATH = '/.well-known/oauth-protected-resource/api';

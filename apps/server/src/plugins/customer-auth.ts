@@ -26,8 +26,6 @@ declare module 'fastify' {
   }
 }
 
-export { BEARER_REALM } from './bearer-challenge.js';
-
 /**
  * Access tokens verified before, kept until their `exp` (checked on every read against this server's
  * clock, as jwtVerify does). Bounded: past `maxEntries` the oldest entry goes.
@@ -79,35 +77,43 @@ interface RemembersToken {
 }
 
 /**
- * Refuses the access token of a session that has ended (docs/product/security.md#sessions): signed
- * out, signed out elsewhere, password changed, a refresh token reused, revoked… Checked in memory on
- * every request (decision 0031); the `sessionState` of the sessions module says which have ended.
- * Otherwise notes the session as active (throttled).
+ * Whether the access token's session has ended (docs/product/security.md#sessions): signed out,
+ * signed out elsewhere, password changed, a refresh token reused, revoked… Checked in memory on every
+ * request (decision 0031); the `sessionState` of the sessions module says which have ended. Otherwise
+ * notes the session as active (throttled).
  */
-function assertSessionActive(
+function sessionEnded(
   state: FastifyInstance['sessionState'] | undefined,
   identity: CustomerIdentity,
-  reply: FastifyReply,
-  resourceMetadata: string,
-): void | Promise<void> {
+): boolean | Promise<boolean> {
   const sid = identity.sessionId;
-  if (sid === undefined || !state) return;
-  const refuse = (): never => {
-    const description = 'The session of this access token has ended';
-    reply.header(
-      'www-authenticate',
-      bearerChallenge({ error: 'invalid_token', description, resourceMetadata }),
-    );
-    throw ApiError.unauthorized(description);
-  };
+  if (sid === undefined || !state) return false;
   const ended = state.isEnded(sid);
-  if (ended === true) return refuse();
+  if (ended === true) return true;
   if (ended !== false)
     return ended.then((yes) => {
-      if (yes) refuse();
-      state.used(sid);
+      if (!yes) state.used(sid);
+      return yes;
     });
   state.used(sid);
+  return false;
+}
+
+const SESSION_ENDED = 'The session of this access token has ended';
+
+/** What a customer access token comes to: the customer's identity, or why it is refused. */
+export type CustomerTokenCheck =
+  { ok: true; identity: CustomerIdentity } | { ok: false; error?: 'invalid_token'; description?: string };
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * The one check of a customer access token (the Authorization header): signature, issuer,
+     * audience, expiry and the session (decision 0031). The API's hook and the realm's UserInfo and
+     * account endpoints use it.
+     */
+    checkCustomerToken(header: string | undefined): Promise<CustomerTokenCheck>;
+  }
 }
 
 /**
@@ -157,6 +163,35 @@ export default fp<{ config: AppConfig }>(
       return identity;
     }
 
+    async function checkCustomerToken(header: string | undefined): Promise<CustomerTokenCheck> {
+      const credentials = readAuthorization(header);
+      // RFC 6750 §3: a request without bearer credentials gets the challenge alone; a Bearer header
+      // whose token is not even a JWT's shape is an invalid token.
+      if (credentials.kind === 'none') return { ok: false };
+      if (credentials.kind === 'malformed')
+        return { ok: false, error: 'invalid_token', description: 'The access token is malformed' };
+      let payload: JWTPayload;
+      try {
+        payload = await verified(credentials.token);
+      } catch (error) {
+        const description =
+          error instanceof joseErrors.JWTExpired
+            ? 'The access token has expired'
+            : 'The access token is not valid for this service';
+        return { ok: false, error: 'invalid_token', description };
+      }
+      const identity = identityOf(payload);
+      if (await sessionEnded(sessionState, identity))
+        return { ok: false, error: 'invalid_token', description: SESSION_ENDED };
+      return { ok: true, identity };
+    }
+    app.decorate('checkCustomerToken', checkCustomerToken);
+
+    const refuse = (reply: FastifyReply, error?: 'invalid_token', description?: string): never => {
+      reply.header('www-authenticate', bearerChallenge({ error, description, resourceMetadata }));
+      throw ApiError.unauthorized(description);
+    };
+
     app.addHook('onRequest', async (request, reply) => {
       if (!request.url.startsWith('/api/') || request.routeOptions.config.public) return;
       // A customer's data (and the refusal to show it) is never kept by a browser or a proxy cache.
@@ -172,39 +207,13 @@ export default fp<{ config: AppConfig }>(
       }
       if (known) {
         request.customer = identityOf(known);
-        await assertSessionActive(sessionState, request.customer, reply, resourceMetadata);
+        if (await sessionEnded(sessionState, request.customer)) refuse(reply, 'invalid_token', SESSION_ENDED);
         return checkCustomerRateLimit(app.customerRateLimit, request, reply);
       }
-      const credentials = readAuthorization(header);
-      if (credentials.kind !== 'bearer') {
-        // RFC 6750 §3: a request without bearer credentials gets the challenge alone; a Bearer header
-        // whose token is not even a JWT's shape is an invalid token.
-        const description = credentials.kind === 'malformed' ? 'The access token is malformed' : undefined;
-        reply.header(
-          'www-authenticate',
-          bearerChallenge(
-            description ? { error: 'invalid_token', description, resourceMetadata } : { resourceMetadata },
-          ),
-        );
-        throw ApiError.unauthorized(description);
-      }
-      let payload: JWTPayload;
-      try {
-        payload = await verified(credentials.token);
-      } catch (error) {
-        const description =
-          error instanceof joseErrors.JWTExpired
-            ? 'The access token has expired'
-            : 'The access token is not valid for this service';
-        reply.header(
-          'www-authenticate',
-          bearerChallenge({ error: 'invalid_token', description, resourceMetadata }),
-        );
-        throw ApiError.unauthorized(description);
-      }
-      connection[LAST_TOKEN] = { header: header!, payload };
-      request.customer = identityOf(payload);
-      await assertSessionActive(sessionState, request.customer, reply, resourceMetadata);
+      const result = await checkCustomerToken(header);
+      if (!result.ok) return refuse(reply, result.error, result.description);
+      connection[LAST_TOKEN] = { header: header!, payload: result.identity.claims };
+      request.customer = result.identity;
       return checkCustomerRateLimit(app.customerRateLimit, request, reply);
     });
   },

@@ -144,17 +144,11 @@ export default fp<{ config: AppConfig }>(
       buckets: BUCKETS,
       registers: [registry],
     });
-    // Counters kept as plain numbers by their owners, copied at scrape time.
-    const signInCounts = new Map<string, number>();
-    new Counter({
+    const signIns = new Counter({
       name: 'roadpass_sign_in_attempts_total',
       help: 'Sign-in form submissions by outcome (success, refused, throttled, incomplete, error)',
       labelNames: ['outcome'] as const,
       registers: [registry],
-      collect() {
-        this.reset();
-        for (const [outcome, value] of signInCounts) this.inc({ outcome }, value);
-      },
     });
 
     type Child = ReturnType<typeof requests.labels>;
@@ -173,8 +167,7 @@ export default fp<{ config: AppConfig }>(
       const route = request.routeOptions.url ?? 'unmatched';
       childOf(request.method, route, reply.statusCode).observe(reply.elapsedTime / 1000);
       if (route === LOGIN_PAGE_ROUTE && request.method === 'POST') {
-        const outcome = signInOutcome(reply.statusCode);
-        signInCounts.set(outcome, (signInCounts.get(outcome) ?? 0) + 1);
+        signIns.labels(signInOutcome(reply.statusCode)).inc();
       }
     });
 

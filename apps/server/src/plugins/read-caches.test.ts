@@ -178,8 +178,8 @@ if (testDbTarget() === 'postgres')
       };
       expect(await eventually(cached, true)).toBe(true);
 
-      // Ends every listener on this database (A's and B's, two each: data changes and ended sessions,
-      // decision 0031): as a restart of PostgreSQL would.
+      // Ends every listener on this database (A's and B's: one connection each carries the data
+      // changes and the ended sessions): as a restart of PostgreSQL would.
       const admin = new pg.Client({ connectionString: database.url });
       await admin.connect();
       const listeners = async () =>
@@ -192,7 +192,7 @@ if (testDbTarget() === 'postgres')
           ).rows[0]!.n,
         );
       try {
-        expect(await listeners()).toBe(4);
+        expect(await listeners()).toBe(2);
         await admin.query(
           'select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1 and datname = current_database()',
           [CHANGE_LISTENER_NAME],
@@ -202,7 +202,7 @@ if (testDbTarget() === 'postgres')
         // A write while nobody listens is not missed: the caches are off, then start empty.
         await createCustomerRepository(database.db).update(customer.id, { first_name: 'Unheard' });
         expect(await firstName(b, auth)).toBe('Unheard');
-        expect(await eventually(listeners, 4)).toBe(4);
+        expect(await eventually(listeners, 2)).toBe(2);
         expect(await eventually(async () => b.readCaches.customers.enabled, true)).toBe(true);
         expect(await firstName(b, auth)).toBe('Unheard');
         expect(b.readCaches.customers.size).toBeGreaterThan(0);

@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import { changeNotices, parseChangePayload, CHANGE_CHANNEL } from '../db/change-notices.js';
-import { listenForChanges } from '../db/change-listener.js';
+import { listenForChanges, type ChangeListener } from '../db/change-listener.js';
 import { databaseSource } from '../db/database.js';
 import { InvalidatingCache } from '../lib/invalidating-cache.js';
 
@@ -20,6 +20,11 @@ declare module 'fastify' {
     readCaches: ReadCaches;
     /** Whether other instances' writes reach this one's caches: the change listener listens (always on PGlite). */
     changeListenerUp(): boolean;
+    /**
+     * On a PostgreSQL server: this instance's one LISTEN connection, which other plugins subscribe
+     * their channels to (the sessions module's ended sessions). Undefined on PGlite.
+     */
+    changeListener: ChangeListener | undefined;
   }
 }
 
@@ -68,27 +73,27 @@ export default fp(
 
     if (source?.kind === 'postgres') {
       const log = app.log.child({ module: 'change-listener' });
-      let wasListening = false;
-      const listener = listenForChanges(source.directUrl, {
+      const listener = listenForChanges(source.directUrl);
+      app.decorate('changeListener', listener);
+      app.addHook('onClose', () => listener.close());
+      // Start with the caches on when the database is reachable (else they stay off until it is).
+      await listener.subscribe(CHANGE_CHANNEL, {
         notice: onNotice,
         listening: () => {
           for (const cache of all) cache.enabled = true;
-          wasListening = true;
           listening = true;
         },
         lost: (error) => {
           for (const cache of all) cache.enabled = false;
-          listening = false;
           // Once per loss, not per failed retry.
-          if (wasListening)
-            log.warn({ err: error }, 'change listener lost: read caches off until it is back');
-          wasListening = false;
+          if (listening) log.warn({ err: error }, 'change listener lost: read caches off until it is back');
+          listening = false;
         },
       });
-      app.addHook('onClose', () => listener.close());
-      // Start with the caches on when the database is reachable (else they stay off until it is).
-      await listener.ready;
-    } else if (source?.kind === 'pglite') {
+    } else {
+      app.decorate('changeListener', undefined);
+    }
+    if (source?.kind === 'pglite') {
       const unlisten = await source.pglite.listen(CHANGE_CHANNEL, onNotice);
       app.addHook('onClose', async () => {
         await unlisten().catch(() => undefined);

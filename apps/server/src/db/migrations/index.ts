@@ -11,9 +11,9 @@ import * as m0010 from './0010-salutations-from-rules.js';
 import * as m0011 from './0011-security-events.js';
 import * as m0012 from './0012-sessions.js';
 import * as m0013 from './0013-account-recovery.js';
+import * as m0014 from './0014-passkeys.js';
 import * as m0015 from './0015-points-expiry-reminders.js';
 import * as m0019 from './0019-data-rights.js';
-import * as m0014 from './0014-passkeys.js';
 
 /** Every migration, in order. Listed statically so the compiled server needs no file scanning. */
 export const migrations: Record<string, Migration> = {
@@ -29,7 +29,7 @@ export const migrations: Record<string, Migration> = {
   '0011-security-events': m0011,
   '0012-sessions': m0012,
   '0013-account-recovery': m0013,
+  '0014-passkeys': m0014,
   '0015-points-expiry-reminders': m0015,
   '0019-data-rights': m0019,
-  '0014-passkeys': m0014,
 };

@@ -1,5 +1,4 @@
 // The account module's face: the only file other parts of the server import (decision 0001).
 export { accountModule } from './account-module.js';
 export { loadAccountRules } from './account-rules-content.js';
-export { endOtherSessions } from './other-sessions.js';
 export { ruleText } from './account-texts.js';

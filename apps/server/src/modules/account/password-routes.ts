@@ -16,7 +16,7 @@ import { type CustomerRepository, signedInCustomer } from '../customers/index.js
 import type { TranslationSet } from '../content/index.js';
 import type { AccountRules } from './account-rules-content.js';
 import { ruleText } from './account-texts.js';
-import { endOtherSessions } from './other-sessions.js';
+import { endSessions } from '../sessions/index.js';
 import { recordSecurityEvent } from '../security-activity/index.js';
 import { assertRecentSignIn } from '../../plugins/recent-sign-in.js';
 import { ConstraintViolation } from '../../lib/constraint-violation.js';
@@ -100,7 +100,14 @@ export const passwordRoutes: FastifyPluginAsync<{
       const ended =
         request.body.signOutOtherDevices === false
           ? 0
-          : await endOtherSessions(app.db, customer.id, request.customer!.sessionId, 'password_changed');
+          : (
+              await endSessions(
+                app.db,
+                customer.id,
+                { except: request.customer!.sessionId },
+                'password_changed',
+              )
+            ).length;
       request.log.info({ sessionsEnded: ended }, 'password changed');
       return response();
     },

@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { AccountDeletionStatus, DeletionBlocker, DeletionBlockersReport } from '@roadpass/contracts';
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
-import { endOtherSessions } from '../account/index.js';
-import type { MessageSender, MessageTexts } from '../messages/index.js';
+import { endSessions } from '../sessions/index.js';
+import { longDate, type MessageSender, type MessageTexts } from '../messages/index.js';
 import { recordSecurityEvent } from '../security-activity/index.js';
-import { accountPageLink, longDate } from './links.js';
+import { accountPageLink } from './links.js';
 
 const DAY_MS = 86_400_000;
 
@@ -16,26 +16,6 @@ export interface ErasureDeps {
   publicUrl: string;
   graceDays: number;
 }
-
-/**
- * Tables holding a customer's own rows that erasure deletes explicitly, before the customer row
- * (whose foreign keys cascade to the rest). ONE place: a new per-customer table is added here.
- */
-export const PER_CUSTOMER_TABLES_ERASED = [
-  'security_events',
-  'customer_consents',
-  'payment_profiles',
-  'newsletter_events',
-  'newsletter_agreements',
-  'unsubscribe_tokens',
-  'email_changes',
-  'mobile_changes',
-  'mobile_pin_sends',
-  'loyalty_partner_codes',
-  'data_exports',
-  'deletion_blockers',
-  'passkeys',
-] as const;
 
 export async function blockersOf(db: Db, customerId: string): Promise<DeletionBlocker[]> {
   const rows = await db
@@ -111,8 +91,7 @@ export async function scheduleDeletion(
   });
   const status = await deletionStatus(db, customerId, deps.graceDays);
   if (created && status.deletion) {
-    // h/sessions replaces how sessions end; it keeps this name (endOtherSessions, account module's face).
-    await endOtherSessions(db, customerId, keepSessionId);
+    await endSessions(db, customerId, { except: keepSessionId }, 'signed_out_elsewhere');
     const customer = await db
       .selectFrom('customers')
       .selectAll()
@@ -224,7 +203,7 @@ export async function eraseCustomer(
       .execute();
   }
   // Sessions, grants and tokens of the account (oidc_model_instances has no foreign key).
-  await endOtherSessions(db, customerId, undefined);
+  await endSessions(db, customerId, 'all', 'account_deleted');
   return db.transaction().execute(async (tx) => {
     const locked = await tx
       .selectFrom('customers')
@@ -245,14 +224,11 @@ export async function eraseCustomer(
       where customer_id = ${customerId}::uuid group by slug, legal_entity_id, granted
       on conflict (slug, legal_entity_id, granted)
       do update set count = erased_consent_counts.count + excluded.count`.execute(tx);
-    await tx
-      .deleteFrom('oidc_model_instances')
-      .where(sql<string>`payload->>'accountId'`, '=', customerId)
-      .execute();
+    await tx.deleteFrom('oidc_model_instances').where('account_id', '=', customerId).execute();
     // Messages sent to the customer go too; the last one stays (without the customer) until the outbox purge.
     await tx.deleteFrom('outbox').where('customer_id', '=', customerId).execute();
-    for (const table of PER_CUSTOMER_TABLES_ERASED)
-      await sql`delete from ${sql.table(table)} where customer_id = ${customerId}::uuid`.execute(tx);
+    // Every other per-customer table (consents, profiles, passkeys, activity…) goes with the row: their
+    // foreign keys cascade.
     await tx.deleteFrom('customers').where('id', '=', customerId).execute();
     await tx
       .insertInto('erasures')

@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import yazl from 'yazl';
 import type { Db } from '../../db/database.js';
 import type { CustomerRow } from '../../db/schema.js';
-import type { MessageTexts } from '../messages/index.js';
+import { longDate, type MessageTexts } from '../messages/index.js';
 import { paymentProfilesOf } from '../payment-profiles/index.js';
 
 /** Rows read per query when a list can be long (ledger, messages, activity): keyset pages. */
@@ -297,9 +297,7 @@ async function* indexHtml(
   now: Date,
 ): AsyncGenerator<string> {
   const lang = customer.language.slice(0, 2).toLowerCase();
-  const date = new Intl.DateTimeFormat(customer.language.replace('_', '-'), { dateStyle: 'long' }).format(
-    now,
-  );
+  const date = longDate(customer.language, now);
   const title = escapeHtml(texts.render(customer.language, 'export-index.title', {}));
   yield (
     `<!doctype html>\n<html lang="${escapeHtml(lang)}"><head><meta charset="utf-8">` +

@@ -2,7 +2,7 @@ import { Readable, Writable } from 'node:stream';
 import { EXPORT_DOWNLOAD_DAYS, type DataExport, type DataExportStatus } from '@roadpass/contracts';
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
-import type { MessageSender, MessageTexts } from '../messages/index.js';
+import { longDate, type MessageSender, type MessageTexts } from '../messages/index.js';
 import { recordSecurityEvent } from '../security-activity/index.js';
 import { buildExportZip } from './export-builder.js';
 import { accountPageLink } from './links.js';
@@ -198,9 +198,7 @@ export async function runNextExport(deps: ExportDeps, now: Date = new Date()): P
     })
     .where('id', '=', job.id)
     .execute();
-  const date = new Intl.DateTimeFormat(customer.language.replace('_', '-'), { dateStyle: 'long' }).format(
-    expiresAt,
-  );
+  const date = longDate(customer.language, expiresAt);
   const values = {
     name: customer.first_name,
     date,

@@ -12,7 +12,3 @@ export function accountPageLink(
   const home = appPaths.accountHome(country, customer.language.slice(0, 2));
   return linkInLanguage(publicUrl, page ? `${home}/${page}` : home, customer.language);
 }
-
-/** A date as the customer reads it in an e-mail, e.g. "26. Dezember 2026". */
-export const longDate = (language: string, date: Date) =>
-  new Intl.DateTimeFormat(language.replace('_', '-'), { dateStyle: 'long', timeZone: 'UTC' }).format(date);

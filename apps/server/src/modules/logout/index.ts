@@ -1,2 +1,2 @@
 // The logout module's face: the only file other parts of the server import (decision 0001).
-export { endSessions, logoutRoutes as logoutModule } from './logout-routes.js';
+export { logoutRoutes as logoutModule } from './logout-routes.js';

@@ -1,23 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ApiErrorBody, apiPaths, LogoutResult } from '@roadpass/contracts';
-import type { Db } from '../../db/database.js';
-import { endSessions as endCustomerSessions } from '../sessions/index.js';
-
-/**
- * Ends the signed-in customer's session: the session of the access token's `sid` (every session of
- * the customer when the token has none). Delegates to the sessions module (one way to end sessions,
- * docs/product/security.md#sessions). Returns how many sessions ended.
- */
-export async function endSessions(db: Db, customerId: string, sid: string | undefined): Promise<number> {
-  const ended = await endCustomerSessions(
-    db,
-    customerId,
-    sid === undefined ? 'all' : { only: sid },
-    'signed_out',
-  );
-  return ended.length;
-}
+import { endSessions } from '../sessions/index.js';
 
 /**
  * POST …/customer/logout (docs/product/api.md#calls): ends the customer's session on the server: the
@@ -41,7 +25,11 @@ export const logoutRoutes: FastifyPluginAsync<{ embeddedProvider: boolean }> = a
     },
     async (request) => {
       const { customerId, sessionId } = request.customer!;
-      const sessionsEnded = embeddedProvider ? await endSessions(app.db, customerId, sessionId) : 0;
+      // The session of the token's `sid`; every session of the customer when the token has none.
+      const sessionsEnded = embeddedProvider
+        ? (await endSessions(app.db, customerId, sessionId ? { only: sessionId } : 'all', 'signed_out'))
+            .length
+        : 0;
       request.log.info({ sessionsEnded }, 'customer signed out');
       return { sessionsEnded };
     },

@@ -88,3 +88,7 @@ export async function loadMessageTexts(contentDir: string): Promise<MessageTexts
     await loadLanguageFiles(path.join(contentDir, 'messages'), 'message texts', messageKeys),
   );
 }
+
+/** A date as the customer reads it in an e-mail or their data's index page, e.g. "26. Dezember 2026". */
+export const longDate = (language: string, date: Date) =>
+  new Intl.DateTimeFormat(language.replace('_', '-'), { dateStyle: 'long', timeZone: 'UTC' }).format(date);

@@ -1,3 +1,3 @@
 // The passkeys module's face: the only file other parts of the server import (decision 0001).
 export { passkeysModule } from './passkeys-module.js';
-export { createPasskeyService, PASSKEY_CHALLENGE_SECONDS, type PasskeyService } from './passkey-service.js';
+export { createPasskeyService, type PasskeyService } from './passkey-service.js';

@@ -1,8 +1,10 @@
+import { browserAndSystem } from '../../lib/device-description.js';
+
 /**
  * The name a new passkey gets when the customer types none (docs/product/security.md#passkeys): the
  * passkey provider known by its AAGUID (the authenticator model id the attestation names, e.g. Google
- * Password Manager, iCloud Keychain), else the browser and system of the user agent ("Chrome on
- * Android"), else "Passkey". Product names, so the same in every language.
+ * Password Manager, iCloud Keychain), else the browser and system of the user agent as ua-parser-js
+ * names them ("Chrome on Android"), else "Passkey". Product names, so the same in every language.
  */
 const knownProviders: Record<string, string> = {
   'ea9b8d66-4d01-1d21-3ce4-b6b48cb575d4': 'Google Password Manager',
@@ -22,31 +24,10 @@ const knownProviders: Record<string, string> = {
   '0ea242b4-43c4-4a1b-8b17-dd6d0b6baec6': 'Keeper',
 };
 
-const browsers: [RegExp, string][] = [
-  [/EdgA?\//, 'Edge'],
-  [/SamsungBrowser\//, 'Samsung Internet'],
-  [/OPR\//, 'Opera'],
-  [/Firefox\/|FxiOS\//, 'Firefox'],
-  [/Chrome\/|CriOS\//, 'Chrome'],
-  [/Safari\//, 'Safari'],
-];
-
-const systems: [RegExp, string][] = [
-  [/Android/, 'Android'],
-  [/iPhone/, 'iPhone'],
-  [/iPad/, 'iPad'],
-  [/CrOS/, 'ChromeOS'],
-  [/Mac OS X|Macintosh/, 'Mac'],
-  [/Windows/, 'Windows'],
-  [/Linux/, 'Linux'],
-];
-
 export function defaultPasskeyName(aaguid: string, userAgent: string | undefined): string {
   const known = knownProviders[aaguid.toLowerCase()];
   if (known) return known;
-  const ua = userAgent ?? '';
-  const browser = browsers.find(([pattern]) => pattern.test(ua))?.[1];
-  const system = systems.find(([pattern]) => pattern.test(ua))?.[1];
+  const { browser, system } = userAgent ? browserAndSystem(userAgent) : {};
   if (browser && system) return `${browser} on ${system}`;
   return browser ?? system ?? 'Passkey';
 }

@@ -17,10 +17,11 @@ import { OPTIONAL_BODY } from '../../lib/openapi-document.js';
 import { assertRecentSignIn } from '../../plugins/recent-sign-in.js';
 import { type CustomerRepository, signedInCustomer } from '../customers/index.js';
 import type { PasskeyService } from './passkey-service.js';
+import { routePattern } from '../../lib/route-pattern.js';
 
 const EmptyBody = Type.Object({}, { additionalProperties: false });
 const errorResponses = { 400: ApiErrorBody, 401: ApiErrorBody, 403: ApiErrorBody, 404: ApiErrorBody };
-const passkeyPath = apiPaths.passkey('{passkeyId}').replace('%7BpasskeyId%7D', ':passkeyId');
+const passkeyPath = routePattern(apiPaths.passkey, 'passkeyId');
 const notFound = () => ApiError.notFound('The customer has no passkey with this id');
 
 /**

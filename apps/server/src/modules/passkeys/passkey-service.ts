@@ -20,7 +20,7 @@ import { recordSecurityEvent } from '../security-activity/index.js';
 import { defaultPasskeyName } from './passkey-names.js';
 
 /** How long a challenge may be answered: long enough to find a phone, short enough to be useless later. */
-export const PASSKEY_CHALLENGE_SECONDS = 300;
+const PASSKEY_CHALLENGE_SECONDS = 300;
 
 type PasskeyRow = Selectable<PasskeyTable>;
 

@@ -2,8 +2,6 @@
 export {
   createRecoveryService,
   RESET_TTL_SECONDS,
-  NOT_ME_TTL_SECONDS,
   RESETS_PER_ACCOUNT_PER_HOUR,
   type RecoveryService,
 } from './recovery-service.js';
-export { describeDevice, shortenAddress } from './device-description.js';

@@ -9,16 +9,16 @@ import {
 } from '@roadpass/contracts';
 import type { Db } from '../../db/database.js';
 import { hashToken, isTokenShaped, newToken } from '../../lib/single-use-token.js';
-import { endOtherSessions } from '../account/index.js';
+import { endSessions, type SessionEndReason } from '../sessions/index.js';
 import type { Customer, CustomerRepository } from '../customers/index.js';
 import { messageLanguage, type MessageSender, type MessageTexts } from '../messages/index.js';
 import { recordSecurityEvent } from '../security-activity/index.js';
-import { describeDevice, shortenAddress } from './device-description.js';
+import { deviceSummary, shortenAddress } from '../../lib/device-description.js';
 
 /** docs/product/security.md#forgot-password: a reset link works 30 minutes, once. */
 export const RESET_TTL_SECONDS = 30 * 60;
 /** docs/product/security.md#new-device-notice: the "This wasn't me" link of a notice works 7 days, once. */
-export const NOT_ME_TTL_SECONDS = 7 * 24 * 3600;
+const NOT_ME_TTL_SECONDS = 7 * 24 * 3600;
 /** After a reset, this browser signs in without the password once within this time. */
 export const SIGN_IN_AFTER_RESET_TTL_SECONDS = 15 * 60;
 /** At most this many reset e-mails per account per hour; more requests are answered alike, silently. */
@@ -26,11 +26,9 @@ export const RESETS_PER_ACCOUNT_PER_HOUR = 3;
 
 export type RecoveryPurpose = 'reset' | 'not_me' | 'sign_in';
 
-/**
- * Ends every session of the customer at the identity provider, with their grants and tokens. The
- * one place recovery ends sessions (the sessions module may take it over after the merge).
- */
-const endEverySession = (db: Db, customerId: string) => endOtherSessions(db, customerId, undefined);
+/** Ends every session of the customer (docs/product/security.md#sessions); how many ended. */
+const endEverySession = async (db: Db, customerId: string, reason: SessionEndReason) =>
+  (await endSessions(db, customerId, 'all', reason)).length;
 
 export interface RecoveryOptions {
   db: Db;
@@ -184,11 +182,12 @@ export function createRecoveryService(options: RecoveryOptions) {
       if (!customerId) return undefined;
       await customers.setPassword(customerId, password);
       await voidLinks(customerId);
-      const sessionsEnded = await endEverySession(db, customerId);
+      const sessionsEnded = await endEverySession(db, customerId, 'password_reset');
+      // The same details as a sign-in's: the activity page describes the device and place from them.
       await recordSecurityEvent(db, customerId, 'password_reset', {
         sessionsEnded,
-        address: shortenAddress(context.ip),
-        device: describeDevice(context.userAgent) ?? null,
+        address: context.ip,
+        userAgent: context.userAgent?.slice(0, 512) ?? '',
       });
       const customer = (await customers.findById(customerId))!;
       return { customer, signInToken: await issue(customerId, 'sign_in', SIGN_IN_AFTER_RESET_TTL_SECONDS) };
@@ -201,11 +200,8 @@ export function createRecoveryService(options: RecoveryOptions) {
     async notMe(token: string, context: { ip: string }): Promise<string | undefined> {
       const customerId = await consume(token, 'not_me');
       if (!customerId) return undefined;
-      const sessionsEnded = await endEverySession(db, customerId);
-      await recordSecurityEvent(db, customerId, 'not_me', {
-        sessionsEnded,
-        address: shortenAddress(context.ip),
-      });
+      const sessionsEnded = await endEverySession(db, customerId, 'not_me');
+      await recordSecurityEvent(db, customerId, 'not_me', { sessionsEnded, address: context.ip });
       return issue(customerId, 'reset', RESET_TTL_SECONDS);
     },
 
@@ -238,7 +234,7 @@ export function createRecoveryService(options: RecoveryOptions) {
           timeZone: 'Europe/Berlin',
           timeZoneName: 'short',
         }).format(now()),
-        device: describeDevice(notice.userAgent) ?? texts.render(lang, 'new-device.unknown', {}),
+        device: deviceSummary(notice.userAgent) ?? texts.render(lang, 'new-device.unknown', {}),
         address: shortenAddress(notice.ip),
         link: links.notMe(token, customer.language),
       };

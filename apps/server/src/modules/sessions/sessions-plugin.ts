@@ -1,7 +1,5 @@
 import fp from 'fastify-plugin';
 import type { AppConfig } from '../../config.js';
-import { listenForChanges } from '../../db/change-listener.js';
-import { databaseSource } from '../../db/database.js';
 import { openPlaceFinder, type PlaceFinder } from '../../lib/device-description.js';
 import { startExpiryTimer } from '../loyalty/index.js';
 import { endedSessionsOf } from './ended-sessions.js';
@@ -46,32 +44,26 @@ export const sessionsPlugin = fp<{ config: AppConfig }>(
       places,
     } satisfies SessionState);
 
-    const source = databaseSource(app.db);
-    if (source?.kind === 'postgres') {
-      let wasListening = false;
-      const listener = listenForChanges(
-        source.url,
-        {
-          notice: (sid) => {
-            ended.noticed(sid).catch((err: unknown) => log.warn({ err }, 'could not read an ended session'));
-          },
-          listening: () => {
-            wasListening = true;
-            ended.load().catch((err: unknown) => log.error({ err }, 'could not load ended sessions'));
-          },
-          lost: (error) => {
-            ended.lost();
-            if (wasListening)
-              log.warn({ err: error }, 'session listener lost: sessions checked in the database');
-            wasListening = false;
-          },
+    if (app.changeListener) {
+      // This instance's one LISTEN connection (read-caches), straight to the server.
+      let listening = false;
+      let loaded: Promise<void> | undefined;
+      await app.changeListener.subscribe(SESSIONS_ENDED_CHANNEL, {
+        notice: (sid) => {
+          ended.noticed(sid).catch((err: unknown) => log.warn({ err }, 'could not read an ended session'));
         },
-        500,
-        SESSIONS_ENDED_CHANNEL,
-      );
-      app.addHook('onClose', () => listener.close());
-      await listener.ready;
-      if (wasListening) await ended.load();
+        listening: () => {
+          listening = true;
+          loaded = ended.load();
+          loaded.catch((err: unknown) => log.error({ err }, 'could not load ended sessions'));
+        },
+        lost: (error) => {
+          ended.lost();
+          if (listening) log.warn({ err: error }, 'session listener lost: sessions checked in the database');
+          listening = false;
+        },
+      });
+      await loaded;
     } else {
       // Embedded PGlite is this process's alone: every end passes through endSessions here.
       await ended.load();
@@ -89,5 +81,5 @@ export const sessionsPlugin = fp<{ config: AppConfig }>(
       app.addHook('onClose', () => timer.stop());
     }
   },
-  { name: 'sessions', dependencies: ['database'] },
+  { name: 'sessions', dependencies: ['database', 'read-caches'] },
 );

@@ -10,6 +10,7 @@ import {
 import { ApiError } from '../../lib/api-error.js';
 import { endSessions } from './end-sessions.js';
 import { listSessions } from './session-devices.js';
+import { routePattern } from '../../lib/route-pattern.js';
 
 const languageOf = (claims: Record<string, unknown>) =>
   typeof claims.locale === 'string' ? claims.locale : 'en';
@@ -48,7 +49,7 @@ export const sessionsRoutes: FastifyPluginAsync<{ embeddedProvider: boolean }> =
   );
 
   api.delete(
-    `${apiPaths.sessions}/:sessionId`,
+    routePattern(apiPaths.session, 'sessionId'),
     {
       schema: {
         tags: ['customer'],

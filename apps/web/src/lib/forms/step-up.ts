@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef } from 'react';
 import type { FieldValues, Path, PathValue, UseFormReturn } from 'react-hook-form';
-import type { SecurityErrorCode } from '@roadpass/contracts';
+import { securityErrorCodes } from '@roadpass/contracts';
 import { isHttpError } from '@/lib/http';
 import { useRuntimeServices } from '@/lib/runtime-services';
 import { readItem, storageKeys, writeItem } from '@/lib/storage/storage';
@@ -10,13 +10,9 @@ const SECRET_FIELD = /password|pin/i;
 const isKept = (name: string, excluded: readonly string[]) =>
   !SECRET_FIELD.test(name) && !excluded.includes(name);
 
-// The code as a typed literal: contracts' security module carries TypeBox schemas, which must stay
-// out of the bundle (decision 0014); the type still checks the spelling against securityErrorCodes.
-const RECENT_SIGN_IN_REQUIRED: SecurityErrorCode = 'recent_sign_in_required';
-
 /** Whether a call was refused because the change needs a recent sign-in (403 recent_sign_in_required). */
 export function needsRecentSignIn(error: unknown): boolean {
-  return isHttpError(error) && error.body?.code === RECENT_SIGN_IN_REQUIRED;
+  return isHttpError(error) && error.body?.code === securityErrorCodes.recentSignInRequired;
 }
 
 export interface StepUpOptions {

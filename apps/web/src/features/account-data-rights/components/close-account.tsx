@@ -4,6 +4,7 @@ import { dataRightsErrorCodes, legalEntityById, type AccountDeletionStatus } fro
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { Spinner } from '@/components/spinner';
 import { hasErrorCode, useHttp } from '@/lib/http';
+import { needsRecentSignIn } from '@/lib/forms/step-up';
 import { useTranslation } from '@/lib/i18n/use-translation';
 import { askDeletion, deletionQuery, keepAccount } from '../api/data-rights';
 import { dataRightsKeys } from '../api/query-keys';
@@ -60,7 +61,7 @@ export function CloseAccount() {
     },
     onError: (e) => {
       if (hasErrorCode(e, dataRightsErrorCodes.deletionBlocked)) void status.refetch();
-      setError(t(hasErrorCode(e, 'recent_sign_in_required') ? 'data-rights-recent-sign-in' : 'close-error'));
+      setError(t(needsRecentSignIn(e) ? 'data-rights-recent-sign-in' : 'close-error'));
     },
   });
 

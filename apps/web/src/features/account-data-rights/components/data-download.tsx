@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { dataRightsErrorCodes } from '@roadpass/contracts';
 import { Spinner } from '@/components/spinner';
 import { hasErrorCode, useHttp } from '@/lib/http';
+import { needsRecentSignIn } from '@/lib/forms/step-up';
 import { useTranslation } from '@/lib/i18n/use-translation';
 import { downloadExport, exportQuery, startExport } from '../api/data-rights';
 import { dataRightsKeys } from '../api/query-keys';
@@ -24,7 +25,7 @@ export function DataDownload() {
     onError: (e) =>
       setError(
         t(
-          hasErrorCode(e, 'recent_sign_in_required')
+          needsRecentSignIn(e)
             ? 'data-rights-recent-sign-in'
             : hasErrorCode(e, dataRightsErrorCodes.exportOncePerDay)
               ? 'download-once-per-day'

@@ -6,7 +6,9 @@ import { ConfirmDialog } from '@/components/confirm-dialog';
 import { Field, FormErrors, SubmitButton, useErrorFocus } from '@/components/form';
 import { LoadError } from '@/components/load-error';
 import { Spinner } from '@/components/spinner';
-import { isHttpError, isOfflineError, useHttp } from '@/lib/http';
+import { needsRecentSignIn } from '@/lib/forms/step-up';
+import { isOfflineError, useHttp } from '@/lib/http';
+import { formatMoment } from '@/lib/i18n/format-moment';
 import { useTranslation } from '@/lib/i18n/use-translation';
 import {
   addPasskey,
@@ -22,9 +24,7 @@ type Translate = ReturnType<typeof useTranslation>['t'];
 
 /** The message for a failed add, rename or remove, in the customer's words. */
 function failureText(t: Translate, error: unknown, fallback: string): string {
-  // securityErrorCodes.recentSignInRequired of the contracts (a schema module the app must not bundle).
-  if (isHttpError(error) && error.body?.code === 'recent_sign_in_required')
-    return t('passkeys-sign-in-again');
+  if (needsRecentSignIn(error)) return t('passkeys-sign-in-again');
   if (isOfflineError(error)) return t('account-save-offline');
   const name = (error as { name?: string; code?: string } | null)?.name;
   const code = (error as { code?: string } | null)?.code;
@@ -62,8 +62,7 @@ export function PasskeysPage() {
   const add = useMutation({ mutationFn: () => addPasskey(http) });
   const remove = useMutation({ mutationFn: (id: string) => removePasskey(http, id) });
 
-  const date = (iso: string) =>
-    new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
+  const date = (iso: string) => formatMoment(iso, i18n.language);
 
   const onAdd = async () => {
     if (add.isPending) return;

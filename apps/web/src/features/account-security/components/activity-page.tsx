@@ -4,7 +4,7 @@ import { Spinner } from '@/components/spinner';
 import { useHttp } from '@/lib/http';
 import { useTranslation } from '@/lib/i18n/use-translation';
 import { activityQuery } from '../api/sessions';
-import { formatMoment } from './format';
+import { formatMoment } from '@/lib/i18n/format-moment';
 import './security.css';
 
 /**

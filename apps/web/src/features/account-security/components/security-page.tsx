@@ -9,7 +9,7 @@ import { useHttp } from '@/lib/http';
 import { useTranslation } from '@/lib/i18n/use-translation';
 import { endOtherSessions, endSession, sessionsQuery } from '../api/sessions';
 import { securityKeys } from '../api/query-keys';
-import { formatMoment } from './format';
+import { formatMoment } from '@/lib/i18n/format-moment';
 import './security.css';
 
 /**
