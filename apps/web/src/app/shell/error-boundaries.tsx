@@ -20,8 +20,11 @@ interface RouteBoundaryState {
   chunkFailed: boolean;
 }
 
-/** Fetches of a page's code after the connection came back, before Retry is the customer's. */
-const ONLINE_RETRIES = 3;
+/**
+ * Fetches of a page's code after the connection came back, before Retry is the customer's: after 0.5,
+ * 1, 2, 4, 8 and 16 s (about half a minute in all; a phone's network can take seconds to carry again).
+ */
+const ONLINE_RETRIES = 6;
 
 /**
  * Around the routes: a page that throws while rendering, or whose lazy chunk cannot be loaded, raises
@@ -46,9 +49,10 @@ export class RouteErrorBoundary extends Component<RouteBoundaryProps, RouteBound
   };
 
   /**
-   * Tries left after the connection came back: the first fetch can still fail while the network comes
-   * up (seen in Chromium right after `online`), so a page whose code fails again then is fetched once
-   * more after 0.5, 1 and 2 s before the error page waits for the customer's Retry.
+   * Tries left after the connection came back: the first fetches can still fail while the network comes
+   * up (seen in Chromium right after `online`, for several seconds on a loaded machine), so a page whose
+   * code fails again then is fetched again with a doubling pause before the error page waits for the
+   * customer's Retry.
    */
   private onlineRetriesLeft = 0;
   private onlineRetryTimer: number | undefined;
