@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Screenshots of every page of the app at phone (390×844) and desktop (1280×800) width, taken from the
-// built app on a fresh embedded database: the account home and its five pages, every loyalty screen
+// built app on a fresh embedded database: the account home and its pages, every loyalty screen
 // (a member's, a newcomer's onboarding, the public demo), the pages opened from e-mail links, the
-// sign-in page and the not-found page.
+// sign-in and forgot-password pages and the not-found page.
 //
 // Usage: npm run build && npm run screenshots
 //   default: German (demo.de@example.com) into docs/screenshots/ (the README shows the account home);
@@ -42,7 +42,17 @@ const outRoot = process.env.SCREENSHOT_DIR ?? path.join(root, 'docs', 'screensho
 const outDir = (language) =>
   asked === 'de' && !process.env.SCREENSHOT_DIR ? outRoot : path.join(outRoot, language);
 
-const accountPages = ['profile', 'password', 'mobile', 'privacy', 'payment'];
+const accountPages = [
+  'profile',
+  'password',
+  'mobile',
+  'privacy',
+  'payment',
+  'security',
+  'security/activity',
+  'security/passkeys',
+  'close',
+];
 /** name → loyalty path, for a member (demo.de is royal gold with partner codes). */
 const memberScreens = {
   'loyalty-status': 'status',
@@ -100,6 +110,9 @@ try {
       await visitorPage.goto(`${baseUrl}/?locale=${locale}`);
       await visitorPage.waitForURL(/\/auth\/realms\/customer\//);
       await visitorPage.screenshot({ path: path.join(dir, `sign-in-${size}.png`) });
+      await visitorPage.locator('a[href*="/forgot-password"]').click();
+      await visitorPage.waitForURL(/\/forgot-password/);
+      await visitorPage.screenshot({ path: path.join(dir, `forgot-password-${size}.png`) });
       await shoot(
         visitorPage,
         dir,
@@ -131,7 +144,8 @@ try {
       await signIn(page, email);
       const home = `/${country}/${language}/myaccount`;
       await shoot(page, dir, 'account-home', size, home);
-      for (const name of accountPages) await shoot(page, dir, `account-${name}`, size, `${home}/${name}`);
+      for (const name of accountPages)
+        await shoot(page, dir, `account-${name.replace('/', '-')}`, size, `${home}/${name}`);
       if (email === 'demo.nl@example.com') {
         await shoot(page, dir, 'loyalty-onboarding', size, '/customer/loyalty-ui/onboarding');
       } else {
