@@ -9,10 +9,10 @@ import type { CustomerRepository } from '../modules/customers/index.js';
 import { ruleText } from '../modules/account/index.js';
 import type { TranslationSet } from '../modules/content/index.js';
 import { messageLanguage, type MessageSender, type MessageTexts } from '../modules/messages/index.js';
-import { createRecoveryService } from '../modules/recovery/index.js';
+import { createRecoveryService, purgeSpentRecoveryLinks } from '../modules/recovery/index.js';
 import { createPasskeyService } from '../modules/passkeys/index.js';
 import { getOrCreateSecret, randomSecret } from '../lib/app-secrets.js';
-import { serviceClientSecret } from '../modules/loyalty/index.js';
+import { serviceClientSecret, startExpiryTimer } from '../modules/loyalty/index.js';
 import {
   allowAppOriginRedirects,
   createRefreshTokenCodec,
@@ -236,7 +236,21 @@ export default fp<IdentityProviderOptions>(
       publicJwks: () => loadPublicJwks(db),
     } satisfies IdentityProvider);
 
+    // Spent recovery links are deleted on the outbox's purge cadence (off in tests, which call it).
+    const purgeTimer =
+      config.messagesPurgeIntervalSeconds > 0
+        ? startExpiryTimer(
+            async () => {
+              const deleted = await purgeSpentRecoveryLinks(db, new Date());
+              if (deleted > 0) log.info({ deleted }, 'spent recovery links purged');
+            },
+            config.messagesPurgeIntervalSeconds * 1000,
+            (err) => log.error({ err }, 'recovery links purge failed'),
+          )
+        : undefined;
+
     app.addHook('onClose', async () => {
+      purgeTimer?.stop();
       provider.removeAllListeners();
     });
   },

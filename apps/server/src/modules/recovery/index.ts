@@ -5,3 +5,4 @@ export {
   RESETS_PER_ACCOUNT_PER_HOUR,
   type RecoveryService,
 } from './recovery-service.js';
+export { purgeSpentRecoveryLinks } from './purge.js';
