@@ -14,6 +14,7 @@ import { createPasskeyService } from '../modules/passkeys/index.js';
 import { getOrCreateSecret, randomSecret } from '../lib/app-secrets.js';
 import { serviceClientSecret } from '../modules/loyalty/index.js';
 import {
+  addDefaultScopes,
   allowAppOriginRedirects,
   createRefreshTokenCodec,
   keycloakTokenResponse,
@@ -154,6 +155,7 @@ export default fp<IdentityProviderOptions>(
       const path = (req.url ?? '/').split('?')[0] ?? '/';
       if (!providerPathPrefixes.some((prefix) => path.startsWith(prefix)) || ours.has(path)) return next();
       canonicalise(req);
+      addDefaultScopes(req, path, config.oidcClientId);
       unwrapRefreshTokenInBody(req, path, refreshTokens).then(
         () => handle(req, res),
         (err: unknown) => next(err),

@@ -26,8 +26,8 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 /** A full sign-in, returning the raw token response too. */
-async function signInRaw() {
-  const { jar, loginUrl, verifier } = await openLoginPage(t.app);
+async function signInRaw(params?: Record<string, string>) {
+  const { jar, loginUrl, verifier } = await openLoginPage(t.app, params ? { params } : {});
   const submitted = await browse(t.app, jar, loginUrl, DEMO_DE);
   const callback = await followToCallback(t.app, jar, submitted.headers.location as string);
   const res = await exchangeCode(t.app, callback.searchParams.get('code')!, verifier);
@@ -129,6 +129,22 @@ describe('claims Keycloak clients read', () => {
       family_name: 'Demo',
       locale: 'de-DE',
     });
+  });
+});
+
+describe('Keycloak’s default client scopes', () => {
+  it('give the profile and e-mail claims to a client asking for openid alone (keycloak-js)', async () => {
+    const { body } = await signInRaw({ scope: 'openid' });
+    const access = decodeJwt(String(body.access_token));
+    expect(String(access.scope).split(' ').sort()).toEqual(['email', 'openid', 'profile']);
+    const expected = { preferred_username: DEMO_DE.email, email: DEMO_DE.email, name: 'Dora Demo' };
+    expect(access).toMatchObject(expected);
+    expect(decodeJwt(String(body.id_token))).toMatchObject(expected);
+    const userinfo = await t.app.inject({
+      url: `${PROTOCOL}/userinfo`,
+      headers: { authorization: `Bearer ${String(body.access_token)}` },
+    });
+    expect(userinfo.json()).toMatchObject(expected);
   });
 });
 

@@ -117,6 +117,35 @@ export async function unwrapRefreshTokenInBody(
 }
 
 /**
+ * Keycloak's default client scopes: a Keycloak client's tokens carry the profile and e-mail claims
+ * whatever it asks for (keycloak-js asks for `openid` alone). Before the provider reads an
+ * authorization request (`path` relative to the realm) of the first-party client, `profile` and
+ * `email` are added to an `openid` scope. Only GET requests (what Keycloak clients send).
+ */
+export function addDefaultScopes(
+  req: IncomingMessage & { originalUrl?: string },
+  path: string,
+  clientId: string,
+): void {
+  if (path !== protocolRoutes.authorization || req.method !== 'GET') return;
+  const [pathname, search = ''] = (req.url ?? '').split('?');
+  const query = new URLSearchParams(search);
+  if (query.get('client_id') !== clientId || query.getAll('scope').length !== 1) return;
+  const scopes = new Set(query.get('scope')!.split(' ').filter(Boolean));
+  if (!scopes.has('openid') || (scopes.has('profile') && scopes.has('email'))) return;
+  query.set('scope', [...scopes, ...DEFAULT_SCOPES.filter((s) => !scopes.has(s))].join(' '));
+  const url = `${pathname}?${query.toString()}`;
+  // The provider finds its mount point as the part of originalUrl before url: both change.
+  if (req.originalUrl?.endsWith(req.url!)) {
+    req.originalUrl = req.originalUrl.slice(0, req.originalUrl.length - req.url!.length) + url;
+  }
+  req.url = url;
+}
+
+/** The scopes Keycloak gives every token of a client by default (besides roles and web origins). */
+const DEFAULT_SCOPES = ['profile', 'email'];
+
+/**
  * After the token endpoint: the refresh token wrapped, and the fields Keycloak adds to a token
  * response (`refresh_expires_in`, `session_state`, `not-before-policy`).
  */
