@@ -17,6 +17,7 @@ import {
   addDefaultScopes,
   allowAppOriginRedirects,
   createRefreshTokenCodec,
+  keycloakIntrospection,
   keycloakTokenResponse,
   unwrapRefreshTokenInBody,
 } from './keycloak-protocol.js';
@@ -135,6 +136,25 @@ export default fp<IdentityProviderOptions>(
     // What a Keycloak client expects of the realm (docs/keycloak-clients.md).
     const refreshTokens = createRefreshTokenCodec(refreshTokenKey, issuerOf(config.publicUrl));
     provider.use(keycloakTokenResponse(refreshTokens, protocolRoutes.token));
+    provider.use(
+      keycloakIntrospection(protocolRoutes.introspection, async (token) => {
+        const result = await app.checkCustomerToken(`Bearer ${token}`);
+        if (!result.ok) return undefined;
+        const { claims } = result.identity;
+        return {
+          sub: claims.sub,
+          client_id: claims.client_id ?? claims.azp,
+          scope: claims.scope,
+          exp: claims.exp,
+          iat: claims.iat,
+          iss: claims.iss,
+          aud: claims.aud,
+          jti: claims.jti,
+          sid: claims.sid,
+          username: claims.preferred_username,
+        };
+      }),
+    );
     provider.use(
       sessionStatusCookie({
         secure: config.publicUrl.startsWith('https:'),

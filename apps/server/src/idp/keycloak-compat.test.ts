@@ -257,6 +257,64 @@ describe('introspection (RFC 7662)', () => {
   });
 });
 
+describe('introspection of access tokens (RFC 7662)', () => {
+  const introspect = async (token: string, authorization?: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: `${PROTOCOL}/token/introspect`,
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        ...(authorization ? { authorization } : {}),
+      },
+      payload: new URLSearchParams({
+        token,
+        token_type_hint: 'access_token',
+        ...(authorization ? {} : { client_id: 'portal-client' }),
+      }).toString(),
+    });
+
+  it('says active for a live access token, inactive once its session ended, nothing to a public client', async () => {
+    const { jar, tokens } = await signInWithSession(t.app, DEMO_DE);
+    const access = decodeJwt(tokens.accessToken);
+    const live = await introspect(tokens.accessToken, await basicAuth());
+    expect(live.statusCode).toBe(200);
+    expect(live.json()).toMatchObject({
+      active: true,
+      token_type: 'Bearer',
+      sub: access.sub,
+      client_id: 'portal-client',
+      sid: access.sid,
+      exp: access.exp,
+      iss: t.app.identityProvider.issuer,
+      scope: expect.stringContaining('openid'),
+      username: DEMO_DE.email,
+    });
+    expect((await introspect(tokens.accessToken)).json()).toEqual({ active: false });
+    const wrongSecret = await introspect(
+      tokens.accessToken,
+      `Basic ${Buffer.from(`${t.config.loyaltyClientId}:wrong`).toString('base64')}`,
+    );
+    expect(wrongSecret.statusCode).toBe(401);
+    expect(wrongSecret.json()).not.toHaveProperty('active');
+
+    // The customer signs out: the access token is dead before its exp.
+    const query = new URLSearchParams({
+      client_id: 'portal-client',
+      post_logout_redirect_uri: `${t.config.publicUrl}/`,
+      id_token_hint: tokens.idToken,
+    });
+    expect((await browse(t.app, jar, `${providerEndpoints(t.app).logout}?${query}`)).statusCode).toBe(303);
+    expect((await introspect(tokens.accessToken, await basicAuth())).json()).toEqual({ active: false });
+  });
+
+  it('says inactive for a JWT with a forged signature', async () => {
+    const { body } = await signInRaw();
+    const [header, payload] = String(body.access_token).split('.');
+    const forged = `${header}.${payload}.${'A'.repeat(342)}`;
+    expect((await introspect(forged, await basicAuth())).json()).toEqual({ active: false });
+  });
+});
+
 describe('the session-status iframe and logout', () => {
   it('sets KEYCLOAK_SESSION to realm/subject/sid at sign-in, serves the iframe, clears it at logout to any app page', async () => {
     const { jar, tokens } = await signInWithSession(t.app, DEMO_DE);
