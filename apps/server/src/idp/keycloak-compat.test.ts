@@ -290,6 +290,15 @@ describe('introspection of access tokens (RFC 7662)', () => {
       username: DEMO_DE.email,
     });
     expect((await introspect(tokens.accessToken)).json()).toEqual({ active: false });
+    // Revocation (RFC 7009) takes refresh tokens; an access token is refused as a type it does not revoke.
+    const revoke = await t.app.inject({
+      method: 'POST',
+      url: `${PROTOCOL}/revoke`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ token: tokens.accessToken, client_id: 'portal-client' }).toString(),
+    });
+    expect(revoke.statusCode).toBe(400);
+    expect(revoke.json()).toMatchObject({ error: 'unsupported_token_type' });
     const wrongSecret = await introspect(
       tokens.accessToken,
       `Basic ${Buffer.from(`${t.config.loyaltyClientId}:wrong`).toString('base64')}`,
