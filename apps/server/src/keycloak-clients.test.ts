@@ -72,8 +72,11 @@ afterAll(async () => {
  * Follows an authorization URL like a browser: the realm's sign-in form filled in and sent, redirects
  * followed with the cookies, until the redirect to `redirectUri`, which is returned.
  */
-async function signInThroughForm(authorizationUrl: URL, redirectUri: string): Promise<URL> {
-  const jar = new Map<string, string>();
+async function signInThroughForm(
+  authorizationUrl: URL,
+  redirectUri: string,
+  jar = new Map<string, string>(),
+): Promise<URL> {
   const go = async (url: string | URL, init: RequestInit = {}) => {
     const res = await fetch(new URL(url, origin), {
       ...init,
@@ -203,6 +206,13 @@ describe('oauth4webapi', () => {
       await oauth.introspectionRequest(as, rental, serviceAuth, tokens.refresh_token!, insecure),
     );
     expect(introspection).toMatchObject({ active: true, client_id: CLIENT_ID, sub: claims.sub });
+    // The access token too (a JWT the provider does not store), on whichever instance answers.
+    const accessIntrospection = await oauth.processIntrospectionResponse(
+      as,
+      rental,
+      await oauth.introspectionRequest(as, rental, serviceAuth, tokens.access_token, insecure),
+    );
+    expect(accessIntrospection).toMatchObject({ active: true, client_id: CLIENT_ID, sub: claims.sub });
 
     const refreshed = await oauth.processRefreshTokenResponse(
       as,
@@ -251,7 +261,7 @@ describe('oauth4webapi', () => {
 });
 
 describe('openid-client', () => {
-  it('signs in, reads UserInfo, refreshes, introspects, revokes the refresh token and logs out', async () => {
+  it('signs in, reads UserInfo, refreshes, introspects both tokens, revokes the refresh token', async () => {
     const config = await client.discovery(new URL(`${origin}${REALM}`), CLIENT_ID, undefined, client.None(), {
       execute: [client.allowInsecureRequests],
     });
@@ -265,7 +275,8 @@ describe('openid-client', () => {
       code_challenge_method: 'S256',
       state,
     });
-    const callback = await signInThroughForm(url, redirectUri);
+    const jar = new Map<string, string>();
+    const callback = await signInThroughForm(url, redirectUri, jar);
     const tokens = await client.authorizationCodeGrant(config, callback, {
       pkceCodeVerifier: verifier,
       expectedState: state,
@@ -289,6 +300,11 @@ describe('openid-client', () => {
       { execute: [client.allowInsecureRequests] },
     );
     expect(await client.tokenIntrospection(rental, refreshed.refresh_token!)).toMatchObject({ active: true });
+    expect(await client.tokenIntrospection(rental, refreshed.access_token)).toMatchObject({
+      active: true,
+      sub: claims.sub,
+      client_id: CLIENT_ID,
+    });
     await client.tokenRevocation(config, refreshed.refresh_token!);
     expect(await client.tokenIntrospection(rental, refreshed.refresh_token!)).toMatchObject({
       active: false,
@@ -297,11 +313,54 @@ describe('openid-client', () => {
       error: 'invalid_grant',
     });
 
+    if (servers.length > 1) expect(served.every((n) => n > 0)).toBe(true);
+  });
+  it('logs out by RP-initiated logout: back to the page it names, the session and its tokens ended', async () => {
+    const config = await client.discovery(new URL(`${origin}${REALM}`), CLIENT_ID, undefined, client.None(), {
+      execute: [client.allowInsecureRequests],
+    });
+    const redirectUri = `${origin}/DE/de/myaccount/profile`;
+    const verifier = client.randomPKCECodeVerifier();
+    const state = client.randomState();
+    const url = client.buildAuthorizationUrl(config, {
+      redirect_uri: redirectUri,
+      scope: 'openid',
+      code_challenge: await client.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
+      state,
+    });
+    const jar = new Map<string, string>();
+    const refreshed = await client.authorizationCodeGrant(
+      config,
+      await signInThroughForm(url, redirectUri, jar),
+      { pkceCodeVerifier: verifier, expectedState: state },
+    );
+    const claims = refreshed.claims()!;
+    const rental = await client.discovery(
+      new URL(`${origin}${REALM}`),
+      'rental-system',
+      undefined,
+      client.ClientSecretBasic(SERVICE_SECRET),
+      { execute: [client.allowInsecureRequests] },
+    );
+    expect(await client.tokenIntrospection(rental, refreshed.access_token)).toMatchObject({ active: true });
     const logout = client.buildEndSessionUrl(config, {
       id_token_hint: refreshed.id_token!,
       post_logout_redirect_uri: redirectUri,
     });
     expect(logout.pathname).toBe(`${REALM}/protocol/openid-connect/logout`);
-    if (servers.length > 1) expect(served.every((n) => n > 0)).toBe(true);
+    // The browser follows it: straight back to the page, the sign-in session and its tokens ended.
+    const ended = await fetch(logout, {
+      redirect: 'manual',
+      headers: { cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') },
+    });
+    expect(ended.status).toBe(303);
+    expect(ended.headers.get('location')).toBe(redirectUri);
+    expect(ended.headers.getSetCookie().join('\n')).toMatch(/KEYCLOAK_SESSION=;/);
+    expect(await client.tokenIntrospection(rental, refreshed.access_token)).toMatchObject({ active: false });
+    await expect(client.fetchUserInfo(config, refreshed.access_token, claims.sub)).rejects.toThrow();
+    await expect(client.refreshTokenGrant(config, refreshed.refresh_token!)).rejects.toMatchObject({
+      error: 'invalid_grant',
+    });
   });
 });

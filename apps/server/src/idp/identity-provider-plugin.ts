@@ -14,8 +14,10 @@ import { createPasskeyService } from '../modules/passkeys/index.js';
 import { getOrCreateSecret, randomSecret } from '../lib/app-secrets.js';
 import { serviceClientSecret, startExpiryTimer } from '../modules/loyalty/index.js';
 import {
+  addDefaultScopes,
   allowAppOriginRedirects,
   createRefreshTokenCodec,
+  keycloakIntrospection,
   keycloakTokenResponse,
   unwrapRefreshTokenInBody,
 } from './keycloak-protocol.js';
@@ -135,6 +137,25 @@ export default fp<IdentityProviderOptions>(
     const refreshTokens = createRefreshTokenCodec(refreshTokenKey, issuerOf(config.publicUrl));
     provider.use(keycloakTokenResponse(refreshTokens, protocolRoutes.token));
     provider.use(
+      keycloakIntrospection(protocolRoutes.introspection, async (token) => {
+        const result = await app.checkCustomerToken(`Bearer ${token}`);
+        if (!result.ok) return undefined;
+        const { claims } = result.identity;
+        return {
+          sub: claims.sub,
+          client_id: claims.client_id ?? claims.azp,
+          scope: claims.scope,
+          exp: claims.exp,
+          iat: claims.iat,
+          iss: claims.iss,
+          aud: claims.aud,
+          jti: claims.jti,
+          sid: claims.sid,
+          username: claims.preferred_username,
+        };
+      }),
+    );
+    provider.use(
       sessionStatusCookie({
         secure: config.publicUrl.startsWith('https:'),
         maxAgeSeconds: config.sessionTtlSeconds,
@@ -154,6 +175,7 @@ export default fp<IdentityProviderOptions>(
       const path = (req.url ?? '/').split('?')[0] ?? '/';
       if (!providerPathPrefixes.some((prefix) => path.startsWith(prefix)) || ours.has(path)) return next();
       canonicalise(req);
+      addDefaultScopes(req, path, config.oidcClientId);
       unwrapRefreshTokenInBody(req, path, refreshTokens).then(
         () => handle(req, res),
         (err: unknown) => next(err),

@@ -26,8 +26,8 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 /** A full sign-in, returning the raw token response too. */
-async function signInRaw() {
-  const { jar, loginUrl, verifier } = await openLoginPage(t.app);
+async function signInRaw(params?: Record<string, string>) {
+  const { jar, loginUrl, verifier } = await openLoginPage(t.app, params ? { params } : {});
   const submitted = await browse(t.app, jar, loginUrl, DEMO_DE);
   const callback = await followToCallback(t.app, jar, submitted.headers.location as string);
   const res = await exchangeCode(t.app, callback.searchParams.get('code')!, verifier);
@@ -129,6 +129,22 @@ describe('claims Keycloak clients read', () => {
       family_name: 'Demo',
       locale: 'de-DE',
     });
+  });
+});
+
+describe('Keycloak’s default client scopes', () => {
+  it('give the profile and e-mail claims to a client asking for openid alone (keycloak-js)', async () => {
+    const { body } = await signInRaw({ scope: 'openid' });
+    const access = decodeJwt(String(body.access_token));
+    expect(String(access.scope).split(' ').sort()).toEqual(['email', 'openid', 'profile']);
+    const expected = { preferred_username: DEMO_DE.email, email: DEMO_DE.email, name: 'Dora Demo' };
+    expect(access).toMatchObject(expected);
+    expect(decodeJwt(String(body.id_token))).toMatchObject(expected);
+    const userinfo = await t.app.inject({
+      url: `${PROTOCOL}/userinfo`,
+      headers: { authorization: `Bearer ${String(body.access_token)}` },
+    });
+    expect(userinfo.json()).toMatchObject(expected);
   });
 });
 
@@ -238,6 +254,73 @@ describe('introspection (RFC 7662)', () => {
     });
     const publicClient = await introspect(undefined, { client_id: 'portal-client' });
     expect(publicClient.json()).toMatchObject({ active: false });
+  });
+});
+
+describe('introspection of access tokens (RFC 7662)', () => {
+  const introspect = async (token: string, authorization?: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: `${PROTOCOL}/token/introspect`,
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        ...(authorization ? { authorization } : {}),
+      },
+      payload: new URLSearchParams({
+        token,
+        token_type_hint: 'access_token',
+        ...(authorization ? {} : { client_id: 'portal-client' }),
+      }).toString(),
+    });
+
+  it('says active for a live access token, inactive once its session ended, nothing to a public client', async () => {
+    const { jar, tokens } = await signInWithSession(t.app, DEMO_DE);
+    const access = decodeJwt(tokens.accessToken);
+    const live = await introspect(tokens.accessToken, await basicAuth());
+    expect(live.statusCode).toBe(200);
+    expect(live.json()).toMatchObject({
+      active: true,
+      token_type: 'Bearer',
+      sub: access.sub,
+      client_id: 'portal-client',
+      sid: access.sid,
+      exp: access.exp,
+      iss: t.app.identityProvider.issuer,
+      scope: expect.stringContaining('openid'),
+      username: DEMO_DE.email,
+    });
+    expect((await introspect(tokens.accessToken)).json()).toEqual({ active: false });
+    // Revocation (RFC 7009) takes refresh tokens; an access token is refused as a type it does not revoke.
+    const revoke = await t.app.inject({
+      method: 'POST',
+      url: `${PROTOCOL}/revoke`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ token: tokens.accessToken, client_id: 'portal-client' }).toString(),
+    });
+    expect(revoke.statusCode).toBe(400);
+    expect(revoke.json()).toMatchObject({ error: 'unsupported_token_type' });
+    const wrongSecret = await introspect(
+      tokens.accessToken,
+      `Basic ${Buffer.from(`${t.config.loyaltyClientId}:wrong`).toString('base64')}`,
+    );
+    expect(wrongSecret.statusCode).toBe(401);
+    expect(wrongSecret.json()).not.toHaveProperty('active');
+
+    // The customer signs out: the access token is dead before its exp.
+    const query = new URLSearchParams({
+      client_id: 'portal-client',
+      post_logout_redirect_uri: `${t.config.publicUrl}/`,
+      id_token_hint: tokens.idToken,
+    });
+    expect((await browse(t.app, jar, `${providerEndpoints(t.app).logout}?${query}`)).statusCode).toBe(303);
+    expect((await introspect(tokens.accessToken, await basicAuth())).json()).toEqual({ active: false });
+  });
+
+  it('says inactive for a JWT with a forged signature', async () => {
+    const { body } = await signInRaw();
+    const [header, payload] = String(body.access_token).split('.');
+    const forged = `${header}.${payload}.${'A'.repeat(342)}`;
+    expect((await introspect(forged, await basicAuth())).json()).toEqual({ active: false });
   });
 });
 

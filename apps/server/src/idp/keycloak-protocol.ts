@@ -110,10 +110,74 @@ export async function unwrapRefreshTokenInBody(
     const opaque = await codec.unwrap(value);
     if (opaque) form.set(parameter, opaque);
     else if (!value.includes('.')) form.set(parameter, NOT_A_TOKEN);
+    else if (path === protocolRoutes.introspection) {
+      // An access token (a JWT the provider does not store): the provider authenticates the client
+      // and answers for an unknown token; keycloakIntrospection answers for the JWT afterwards.
+      (req as IntrospectedRequest)[INTROSPECTED_JWT] = value;
+      form.set(parameter, NOT_A_TOKEN);
+    }
   }
   const body = form.toString();
   req.body = body;
   req.headers['content-length'] = String(Buffer.byteLength(body));
+}
+
+/**
+ * Keycloak's default client scopes: a Keycloak client's tokens carry the profile and e-mail claims
+ * whatever it asks for (keycloak-js asks for `openid` alone). Before the provider reads an
+ * authorization request (`path` relative to the realm) of the first-party client, `profile` and
+ * `email` are added to an `openid` scope. Only GET requests (what Keycloak clients send).
+ */
+export function addDefaultScopes(
+  req: IncomingMessage & { originalUrl?: string },
+  path: string,
+  clientId: string,
+): void {
+  if (path !== protocolRoutes.authorization || req.method !== 'GET') return;
+  const [pathname, search = ''] = (req.url ?? '').split('?');
+  const query = new URLSearchParams(search);
+  if (query.get('client_id') !== clientId || query.getAll('scope').length !== 1) return;
+  const scopes = new Set(query.get('scope')!.split(' ').filter(Boolean));
+  if (!scopes.has('openid') || (scopes.has('profile') && scopes.has('email'))) return;
+  query.set('scope', [...scopes, ...DEFAULT_SCOPES.filter((s) => !scopes.has(s))].join(' '));
+  const url = `${pathname}?${query.toString()}`;
+  // The provider finds its mount point as the part of originalUrl before url: both change.
+  if (req.originalUrl?.endsWith(req.url!)) {
+    req.originalUrl = req.originalUrl.slice(0, req.originalUrl.length - req.url!.length) + url;
+  }
+  req.url = url;
+}
+
+/** The scopes Keycloak gives every token of a client by default (besides roles and web origins). */
+const DEFAULT_SCOPES = ['profile', 'email'];
+
+const INTROSPECTED_JWT = Symbol('roadpass.introspectedJwt');
+type IntrospectedRequest = IncomingMessage & { [INTROSPECTED_JWT]?: string };
+
+/** What introspection says of a JWT access token: its claims while the API would take it, else nothing. */
+export type AccessTokenIntrospector = (token: string) => Promise<Record<string, unknown> | undefined>;
+
+/**
+ * Introspection (RFC 7662) of access tokens: oidc-provider neither stores JWT access tokens nor
+ * introspects structured tokens, so after it has authenticated a confidential client (and answered
+ * `active: false` for the placeholder), the JWT's answer is the API's own check: active while its
+ * signature, expiry and session hold (docs/keycloak-clients.md).
+ */
+export function keycloakIntrospection(introspectionPath: string, introspect: AccessTokenIntrospector) {
+  return async function keycloakIntrospectionMiddleware(
+    ctx: KoaContextWithOIDC,
+    next: () => Promise<void>,
+  ): Promise<void> {
+    await next();
+    const token = (ctx.req as IntrospectedRequest)[INTROSPECTED_JWT];
+    if (!token || ctx.method !== 'POST' || !ctx.path.endsWith(introspectionPath) || ctx.status !== 200)
+      return;
+    const client = ctx.oidc?.client;
+    // The provider's policy: public clients learn nothing.
+    if (!client || client.clientAuthMethod === 'none') return;
+    const claims = await introspect(token);
+    if (claims) ctx.body = { ...claims, active: true, token_type: 'Bearer' };
+  };
 }
 
 /**
