@@ -15,6 +15,7 @@ import faultInjection from './plugins/fault-injection.js';
 import securityHeaders from './plugins/security-headers.js';
 import operations from './plugins/operations.js';
 import rateLimits from './plugins/rate-limits.js';
+import redis from './plugins/redis.js';
 import readCaches from './plugins/read-caches.js';
 import requestLog, { loggerOptions, requestLogOptions } from './plugins/request-log.js';
 import identityProviderPlugin from './idp/identity-provider-plugin.js';
@@ -119,6 +120,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       markOptionalBodies('openapiObject' in document ? document.openapiObject : document.swaggerObject),
   });
   if (config.faultInjection) await app.register(faultInjection);
+  await app.register(redis, { config });
   await app.register(rateLimits, { config });
 
   // Outbound messages: every e-mail and SMS is kept in the outbox; e-mail also goes out by SMTP when
