@@ -104,6 +104,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   await app.register(errors);
   await app.register(compression, { precompressedRoutes: webAppFileRoutes });
   await app.register(database, { config, ...(options.db ? { db: options.db } : {}) });
+  // Traces only when an OTLP endpoint is set: otherwise not even the tracing code is loaded.
+  if (config.otelEndpoint) await app.register((await import('./plugins/tracing.js')).default, { config });
   await app.register(readCaches);
   // Health and metrics (before the rate limits and routes, so every request is measured).
   await app.register(operations, { config });

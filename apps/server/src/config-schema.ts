@@ -94,6 +94,16 @@ const envSchema = Type.Object({
     description:
       'on SIGTERM, after the delay: seconds in-flight requests get to finish before the process exits anyway',
   }),
+  OTEL_EXPORTER_OTLP_ENDPOINT: Type.Optional(
+    url(httpUrl, {
+      description:
+        'OpenTelemetry traces (request and database spans, with the request id) go to `<this>/v1/traces` by OTLP/HTTP; unset: no tracing code is loaded',
+    }),
+  ),
+  OTEL_SERVICE_NAME: Type.String({
+    default: 'roadpass',
+    ...annotate({ description: "the traces' `service.name`" }),
+  }),
   REDIS_URL: Type.Optional(
     url(['redis:', 'rediss:'], {
       description:
