@@ -42,6 +42,7 @@ const screenIndependent = [
   '**/dev-outbox.spec.ts',
   '**/keyboard-journey.spec.ts',
   '**/loyalty-entry.spec.ts',
+  '**/api-reference.spec.ts',
 ];
 /** The native apps' webview is a phone's: run at phone size only. */
 const phoneOnly = ['**/webview.spec.ts'];

@@ -21,6 +21,7 @@ import requestLog, { loggerOptions, requestLogOptions } from './plugins/request-
 import identityProviderPlugin from './idp/identity-provider-plugin.js';
 import { seedDemoData } from './db/seed.js';
 import { accountModule, loadAccountRules } from './modules/account/index.js';
+import { apiDocsModule } from './modules/api-docs/index.js';
 import { consentsModule } from './modules/consents/index.js';
 import { contentModule, loadLoyaltyContent, loadTranslations } from './modules/content/index.js';
 import { createCustomerRepository, customersModule } from './modules/customers/index.js';
@@ -205,6 +206,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   app.get(apiPaths.openApiDocument, { config: { public: true }, schema: { hide: true } }, async () =>
     app.swagger(),
   );
+  await app.register(apiDocsModule);
 
   // Outside production: the page that plays the native apps around the webview (docs/native-bridge.md).
   if (config.env !== 'production') await app.register(webviewHostModule, { config });
