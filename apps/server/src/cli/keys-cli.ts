@@ -1,4 +1,3 @@
-import { ConfigError, loadConfig, type AppConfig } from '../config.js';
 import type { Db } from '../db/database.js';
 import {
   rotateSigningKeys,
@@ -7,7 +6,7 @@ import {
   type KeyRotationStatus,
 } from '../idp/signing-key-rotation.js';
 import { Refusal, type CliIo } from './cli-arguments.js';
-import { EXIT_CONFIG, EXIT_OK, EXIT_REFUSED, openForCommand } from './loyalty-cli.js';
+import { commandConfig, EXIT_CONFIG, EXIT_OK, EXIT_REFUSED, withCommandDatabase } from './loyalty-cli.js';
 
 export const KEYS_USAGE = `Roadpass signing keys (operators; docs/operations.md#signing-keys)
 
@@ -55,25 +54,16 @@ export async function runKeysCli(args: readonly string[], io: CliIo, options: Ke
     );
     return EXIT_REFUSED;
   }
-  let config: AppConfig;
-  try {
-    config = loadConfig(options.env ?? process.env);
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      io.err(error.message);
-      return EXIT_CONFIG;
-    }
-    throw error;
-  }
-  let opened: Awaited<ReturnType<typeof openForCommand>> | undefined;
-  try {
-    if (!options.db) opened = await openForCommand(config, 'keys command');
-    const db = options.db ?? opened!.db;
+  const config = commandConfig(options.env ?? process.env, io);
+  if (!config) return EXIT_CONFIG;
+  return withCommandDatabase(config, 'keys command', options.db, io, async (db) => {
     if (command === 'status') {
       io.out(describeStatus(await signingKeyStatus(db, config)));
       return EXIT_OK;
     }
-    const done = await rotateSigningKeys(db, config, options.now?.() ?? new Date());
+    const done = await rotateSigningKeys(db, config, options.now?.() ?? new Date()).catch((error) => {
+      throw error instanceof RotationNotDue ? new Refusal(error.message) : error;
+    });
     const next = done.status.next;
     const message =
       done.step === 'stage'
@@ -87,16 +77,5 @@ export async function runKeysCli(args: readonly string[], io: CliIo, options: Ke
           : `Removed the retired key ${done.kid}.\nNow roll every instance (each stops accepting it after its restart).`;
     io.out(`${message}\n\n${describeStatus(done.status)}`);
     return EXIT_OK;
-  } catch (error) {
-    if (error instanceof Refusal || error instanceof RotationNotDue) {
-      io.err(error.message);
-      return EXIT_REFUSED;
-    }
-    throw error;
-  } finally {
-    if (opened) {
-      await opened.db.destroy();
-      opened.lock?.release();
-    }
-  }
+  });
 }
