@@ -43,6 +43,7 @@ const screenIndependent = [
   '**/keyboard-journey.spec.ts',
   '**/loyalty-entry.spec.ts',
   '**/keycloak-js.spec.ts',
+  '**/api-reference.spec.ts',
 ];
 /** The native apps' webview is a phone's: run at phone size only. */
 const phoneOnly = ['**/webview.spec.ts'];

@@ -15,11 +15,13 @@ import faultInjection from './plugins/fault-injection.js';
 import securityHeaders from './plugins/security-headers.js';
 import operations from './plugins/operations.js';
 import rateLimits from './plugins/rate-limits.js';
+import redis from './plugins/redis.js';
 import readCaches from './plugins/read-caches.js';
 import requestLog, { loggerOptions, requestLogOptions } from './plugins/request-log.js';
 import identityProviderPlugin from './idp/identity-provider-plugin.js';
 import { seedDemoData } from './db/seed.js';
 import { accountModule, loadAccountRules } from './modules/account/index.js';
+import { apiDocsModule } from './modules/api-docs/index.js';
 import { consentsModule } from './modules/consents/index.js';
 import { contentModule, loadLoyaltyContent, loadTranslations } from './modules/content/index.js';
 import { createCustomerRepository, customersModule } from './modules/customers/index.js';
@@ -103,6 +105,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   await app.register(errors);
   await app.register(compression, { precompressedRoutes: webAppFileRoutes });
   await app.register(database, { config, ...(options.db ? { db: options.db } : {}) });
+  // Traces only when an OTLP endpoint is set: otherwise not even the tracing code is loaded.
+  if (config.otelEndpoint) await app.register((await import('./plugins/tracing.js')).default, { config });
   await app.register(readCaches);
   // Health and metrics (before the rate limits and routes, so every request is measured).
   await app.register(operations, { config });
@@ -119,6 +123,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       markOptionalBodies('openapiObject' in document ? document.openapiObject : document.swaggerObject),
   });
   if (config.faultInjection) await app.register(faultInjection);
+  await app.register(redis, { config });
   await app.register(rateLimits, { config });
 
   // Outbound messages: every e-mail and SMS is kept in the outbox; e-mail also goes out by SMTP when
@@ -201,6 +206,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   app.get(apiPaths.openApiDocument, { config: { public: true }, schema: { hide: true } }, async () =>
     app.swagger(),
   );
+  await app.register(apiDocsModule);
 
   // Outside production: the page that plays the native apps around the webview (docs/native-bridge.md).
   if (config.env !== 'production') await app.register(webviewHostModule, { config });

@@ -94,10 +94,20 @@ const envSchema = Type.Object({
     description:
       'on SIGTERM, after the delay: seconds in-flight requests get to finish before the process exits anyway',
   }),
+  OTEL_EXPORTER_OTLP_ENDPOINT: Type.Optional(
+    url(httpUrl, {
+      description:
+        'OpenTelemetry traces (request and database spans, with the request id) go to `<this>/v1/traces` by OTLP/HTTP; unset: no tracing code is loaded',
+    }),
+  ),
+  OTEL_SERVICE_NAME: Type.String({
+    default: 'roadpass',
+    ...annotate({ description: "the traces' `service.name`" }),
+  }),
   REDIS_URL: Type.Optional(
     url(['redis:', 'rediss:'], {
       description:
-        '`redis://…` to share the rate limits between instances; without it (or while Redis is unreachable) each instance counts alone',
+        '`redis://…` to share the rate limits and the event batch queue between instances; without it (or while Redis is unreachable) each instance counts alone',
       'x-secret': true,
     }),
   ),
@@ -274,7 +284,7 @@ const envSchema = Type.Object({
   // The rental system sends one batch at a time; a few more waiting is a retry storm, not a need.
   LOYALTY_BATCH_QUEUE: integer(0, 1000, 8, {
     description:
-      'event batches that may wait for their turn on an instance; one more gets 429 with `Retry-After`, nothing recorded',
+      'event batches that may wait for their turn on an instance (with `REDIS_URL`: on all instances together); one more gets 429 with `Retry-After`, nothing recorded',
   }),
   SMTP_URL: Type.Optional(
     url(['smtp:', 'smtps:'], {

@@ -36,6 +36,10 @@ export interface AppConfig {
   shutdownDelaySeconds: number;
   /** On SIGTERM: seconds in-flight requests get to finish (SHUTDOWN_GRACE_SECONDS). */
   shutdownGraceSeconds: number;
+  /** Where OTLP/HTTP traces go (OTEL_EXPORTER_OTLP_ENDPOINT); undefined: no tracing. */
+  otelEndpoint: string | undefined;
+  /** service.name of the traces (OTEL_SERVICE_NAME). */
+  otelServiceName: string;
   /** redis://… shared by the instances for the rate limits (REDIS_URL). */
   redisUrl: string | undefined;
   /** Prefix of the keys in Redis (REDIS_KEY_PREFIX). */
@@ -337,6 +341,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     metricsEnabled: settings.METRICS_ENABLED,
     shutdownDelaySeconds: settings.SHUTDOWN_DELAY_SECONDS,
     shutdownGraceSeconds: settings.SHUTDOWN_GRACE_SECONDS,
+    otelEndpoint: settings.OTEL_EXPORTER_OTLP_ENDPOINT,
+    otelServiceName: settings.OTEL_SERVICE_NAME,
     redisUrl: settings.REDIS_URL,
     redisKeyPrefix: settings.REDIS_KEY_PREFIX,
     rateLimitPerAddress: settings.RATE_LIMIT_PER_ADDRESS,

@@ -60,6 +60,8 @@ export const apiPaths = {
 
   /** The OpenAPI document of the API. */
   openApiDocument: '/api/openapi.json',
+  /** The OpenAPI document as a browsable reference page (docs/product/api.md#reference-page). */
+  apiReference: '/api/docs',
 
   /** Internal: points events from the rental system (service client token with the loyalty:events scope). */
   internalLoyaltyEvents: '/api/internal/loyalty/events',

@@ -1,11 +1,10 @@
 import { createWriteStream } from 'node:fs';
-import { ConfigError, loadConfig, type AppConfig } from '../config.js';
 import type { Db } from '../db/database.js';
 import { createCustomerRepository } from '../modules/customers/index.js';
 import { blockersOf, buildExportZip, eraseCustomer } from '../modules/data-rights/index.js';
 import { createMessageSender, createSmtpTransport, loadMessageTexts } from '../modules/messages/index.js';
 import { Refusal, type CliIo } from './cli-arguments.js';
-import { EXIT_CONFIG, EXIT_OK, EXIT_REFUSED, openForCommand } from './loyalty-cli.js';
+import { commandConfig, EXIT_CONFIG, EXIT_OK, EXIT_REFUSED, withCommandDatabase } from './loyalty-cli.js';
 
 export const ACCOUNT_USAGE = `Roadpass account command (support staff; docs/product/data-rights.md#support-staff)
 
@@ -42,21 +41,10 @@ export async function runAccountCli(args: readonly string[], io: CliIo, options:
     );
     return EXIT_REFUSED;
   }
-  let config: AppConfig;
-  try {
-    config = loadConfig(options.env ?? process.env);
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      io.err(error.message);
-      return EXIT_CONFIG;
-    }
-    throw error;
-  }
+  const config = commandConfig(options.env ?? process.env, io);
+  if (!config) return EXIT_CONFIG;
   const texts = await loadMessageTexts(config.contentDir);
-  let opened: Awaited<ReturnType<typeof openForCommand>> | undefined;
-  try {
-    if (!options.db) opened = await openForCommand(config, 'account command');
-    const db = options.db ?? opened!.db;
+  return withCommandDatabase(config, 'account command', options.db, io, async (db) => {
     const now = options.now ?? (() => new Date());
     const customer = await createCustomerRepository(db).findByEmail(email!);
     if (!customer) throw new Refusal(`No customer with the e-mail address ${email}`);
@@ -88,16 +76,5 @@ export async function runAccountCli(args: readonly string[], io: CliIo, options:
     }
     io.out(`Erased ${email} (customer ${customer.id}); the rental system reads it from the erasure feed`);
     return EXIT_OK;
-  } catch (error) {
-    if (error instanceof Refusal) {
-      io.err(error.message);
-      return EXIT_REFUSED;
-    }
-    throw error;
-  } finally {
-    if (opened) {
-      await opened.db.destroy();
-      opened.lock?.release();
-    }
-  }
+  });
 }

@@ -44,6 +44,46 @@ Uses the server's configuration (DATABASE_URL, DATA_DIR, …). With the embedded
 must not be running; send events to POST /api/internal/loyalty/events instead.
 Exit codes: 0 done, 1 refused or invalid arguments, 2 invalid configuration.`;
 
+/**
+ * Runs a command on the database: the one given (tests), or one opened for the command and closed
+ * after it. A Refusal is said on stderr and exits with EXIT_REFUSED.
+ */
+export async function withCommandDatabase(
+  config: AppConfig,
+  name: string,
+  given: Db | undefined,
+  io: CliIo,
+  run: (db: Db) => Promise<number>,
+): Promise<number> {
+  let opened: { db: Db; lock: DataDirLock | undefined } | undefined;
+  try {
+    if (!given) opened = await openForCommand(config, name);
+    return await run(given ?? opened!.db);
+  } catch (error) {
+    if (error instanceof Refusal) {
+      io.err(error.message);
+      return EXIT_REFUSED;
+    }
+    throw error;
+  } finally {
+    if (opened) {
+      await opened.db.destroy();
+      opened.lock?.release();
+    }
+  }
+}
+
+/** The server's configuration for a command, or undefined once it said on stderr what is wrong with it. */
+export function commandConfig(env: Record<string, string | undefined>, io: CliIo): AppConfig | undefined {
+  try {
+    return loadConfig(env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    io.err(error.message);
+    return undefined;
+  }
+}
+
 /** Opens the database the server uses, after making sure no server has the embedded one open. */
 export async function openForCommand(
   config: AppConfig,
@@ -97,16 +137,8 @@ export async function runLoyaltyCli(
     return EXIT_REFUSED;
   }
 
-  let config: AppConfig;
-  try {
-    config = loadConfig(options.env ?? process.env);
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      io.err(error.message);
-      return EXIT_CONFIG;
-    }
-    throw error;
-  }
+  const config = commandConfig(options.env ?? process.env, io);
+  if (!config) return EXIT_CONFIG;
 
   let content: LoyaltyContent;
   try {
@@ -116,23 +148,9 @@ export async function runLoyaltyCli(
     return EXIT_CONFIG;
   }
 
-  let opened: { db: Db; lock: DataDirLock | undefined } | undefined;
-  try {
-    if (!options.db) opened = await openForCommand(config);
-    const db = options.db ?? opened!.db;
+  return withCommandDatabase(config, 'loyalty command', options.db, io, async (db) => {
     const clock = options.clock ?? systemClock;
     const service = createLoyaltyService({ db, content, clock });
-    return await commands[command as keyof typeof commands](rest, { db, config, service, clock, io });
-  } catch (error) {
-    if (error instanceof Refusal) {
-      io.err(error.message);
-      return EXIT_REFUSED;
-    }
-    throw error;
-  } finally {
-    if (opened) {
-      await opened.db.destroy();
-      opened.lock?.release();
-    }
-  }
+    return commands[command as keyof typeof commands](rest, { db, config, service, clock, io });
+  });
 }

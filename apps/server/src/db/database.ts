@@ -24,8 +24,11 @@ export type DatabaseSource =
 
 const sources = new WeakMap<Db, DatabaseSource>();
 
-/** Told each query's time in seconds and whether it failed (the metrics; see observeQueries). */
-export type QueryObserver = (seconds: number, failed: boolean) => void;
+/**
+ * Told each query's time in seconds, whether it failed and its SQL (parameters apart), in the async
+ * context of whoever ran it (the metrics and the traces; see observeQueries).
+ */
+export type QueryObserver = (seconds: number, failed: boolean, sql: string) => void;
 const observers = new WeakMap<Db, Set<QueryObserver>>();
 
 /** Calls `observer` after every query of `db` (opened by openDatabase); answers the function that stops it. */
@@ -41,7 +44,7 @@ function queryLog(set: Set<QueryObserver>) {
   return (event: LogEvent) => {
     if (set.size === 0) return;
     const seconds = event.queryDurationMillis / 1000;
-    for (const observer of set) observer(seconds, event.level === 'error');
+    for (const observer of set) observer(seconds, event.level === 'error', event.query.sql);
   };
 }
 

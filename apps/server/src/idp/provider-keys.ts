@@ -15,32 +15,47 @@ export interface PrivateJwks {
   keys: JWK[];
 }
 
+/**
+ * Where a rotation of the signing keys stands (stored next to the keys; the provider never sees it):
+ * `staged`, a key published at the end of the set that does not sign yet; `retired`, the key that
+ * signed before the current one, kept to verify what it signed. Times are ISO 8601.
+ */
+export interface KeyRotationState {
+  staged?: { kid: string; at: string };
+  retired?: { kid: string; at: string };
+}
+
+/** The stored row: the keys in signing order (the first signs), and the rotation's state. */
+export interface StoredJwks extends PrivateJwks {
+  rotation?: KeyRotationState;
+}
+
 /** A new RSA signing key as a private JWK, identified by its RFC 7638 thumbprint. */
-async function newSigningKey(): Promise<JWK> {
+export async function newSigningKey(): Promise<JWK> {
   const { privateKey } = await generateKeyPair(SIGNING_ALG, { modulusLength: 2048, extractable: true });
   const jwk = await exportJWK(privateKey);
   return { ...jwk, kid: await calculateJwkThumbprint(jwk), alg: SIGNING_ALG, use: 'sig' };
 }
 
-function parseJwks(value: string): PrivateJwks {
+export function parseJwks(value: string): StoredJwks {
   const parsed = JSON.parse(value) as unknown;
   if (!parsed || typeof parsed !== 'object' || !Array.isArray((parsed as PrivateJwks).keys)) {
     throw new Error(`app_secrets.${SIGNING_KEYS_SECRET} is not a JSON Web Key Set`);
   }
-  return parsed as PrivateJwks;
+  return parsed as StoredJwks;
 }
 
 /**
  * The provider's private signing keys: created once, stored in app_secrets, then read by every
  * instance and every restart (insert … on conflict do nothing, then select, so concurrent first
- * starts agree on one key set). The first key signs; later ones only verify (rotation: add the new
- * key at the end, restart all instances, move it to the front, restart again).
+ * starts agree on one key set). The first key signs; later ones only verify (rotation with an
+ * overlap: signing-key-rotation.ts, `npm run keys -- rotate`).
  */
 export async function loadSigningKeys(db: Db): Promise<PrivateJwks> {
   const value = await getOrCreateSecret(db, SIGNING_KEYS_SECRET, async () =>
     JSON.stringify({ keys: [await newSigningKey()] }),
   );
-  return parseJwks(value);
+  return { keys: parseJwks(value).keys };
 }
 
 /** Cookie signing keys (Keygrip order: the first signs, all verify), shared like the signing keys. */

@@ -3,7 +3,6 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { apiErrorCodes, type ApiErrorBody } from '@roadpass/contracts';
 import type { AppConfig } from '../config.js';
-import { openRedis } from '../lib/redis.js';
 import { sharedRateLimitStore } from '../lib/shared-rate-limit-store.js';
 
 const WINDOW_MS = 60_000;
@@ -61,8 +60,7 @@ function refuse(reply: FastifyReply, retryAfterSeconds: number, per: 'address' |
  */
 export default fp<{ config: AppConfig }>(
   async (app, { config }) => {
-    const redis = config.redisUrl ? await openRedis(config.redisUrl, app.log) : undefined;
-    if (redis) app.addHook('onClose', async () => void redis.disconnect());
+    const redis = app.redis;
     await app.register(rateLimit, {
       global: false,
       timeWindow: WINDOW_MS,
@@ -104,7 +102,7 @@ export default fp<{ config: AppConfig }>(
         : null,
     );
   },
-  { name: 'rate-limits', dependencies: ['errors'] },
+  { name: 'rate-limits', dependencies: ['errors', 'redis'] },
 );
 
 /** For the bearer check: refuses the call when its customer is over budget. */

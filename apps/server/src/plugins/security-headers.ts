@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import fp from 'fastify-plugin';
 import helmet, { type HelmetOptions } from 'helmet';
+import { apiPaths } from '@roadpass/contracts';
 import type { AppConfig } from '../config.js';
 
 type HeaderSetter = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;
@@ -71,8 +72,40 @@ export default fp<{ config: AppConfig }>(
       xXssProtection: false,
     });
 
+    // The API reference page (modules/api-docs): the API's headers, with a CSP that lets it load its own
+    // script and stylesheet, Swagger UI's inline SVG images, and the OpenAPI document; nothing else.
+    const referenceHeaders: HeaderSetter = helmet({
+      contentSecurityPolicy: {
+        useDefaults: false,
+        directives: {
+          defaultSrc: ["'none'"],
+          scriptSrc: ["'self'"],
+          styleSrc: ["'self'"],
+          imgSrc: ["'self'", 'data:'],
+          connectSrc: ["'self'"],
+          frameAncestors: ["'none'"],
+          baseUri: ["'none'"],
+          formAction: ["'none'"],
+        },
+      },
+      xFrameOptions: { action: 'deny' },
+      referrerPolicy: { policy: 'no-referrer' },
+      crossOriginResourcePolicy: { policy: 'same-origin' },
+      strictTransportSecurity,
+      crossOriginEmbedderPolicy: false,
+    });
+
+    const isReference = (url: string) => {
+      const path = url.split('?', 1)[0]!;
+      return path === apiPaths.apiReference || path.startsWith(`${apiPaths.apiReference}/`);
+    };
+
     app.addHook('onRequest', (request, reply, done) => {
-      const headers = request.url.startsWith('/api/') ? apiHeaders : documentHeaders;
+      const headers = !request.url.startsWith('/api/')
+        ? documentHeaders
+        : isReference(request.url)
+          ? referenceHeaders
+          : apiHeaders;
       headers(request.raw, reply.raw, (error) => done(error as Error | undefined));
     });
   },

@@ -1,3 +1,5 @@
+import type { SharedWaitingPlaces, WaitingPlace } from '../../lib/shared-waiting-places.js';
+
 /**
  * The lane the rental system's event batches go through (decision 0013). Batches run one at a time,
  * and after each the lane rests in proportion to the time the batch took, so that batches sent back
@@ -6,13 +8,16 @@
  * the server's thread on a small machine). A batch that comes while the lane rests or runs waits its
  * turn; a batch that comes to an idle lane starts at once. More than `maxWaiting` batches waiting:
  * the next is refused (BatchLaneFull), and the sender retries later (each event's source id makes a
- * resend safe).
+ * resend safe). With `places` (REDIS_URL) the waiting batches are counted across the fleet: at most
+ * `maxWaiting` wait on all instances together; while those cannot be counted, each lane counts alone.
  */
 export interface BatchLaneOptions {
   /** Most of the time batches may take when they come back to back: 0 < share ≤ 1 (1: no rest). */
   share: number;
   /** Batches that may wait for their turn; one more is refused. */
   maxWaiting: number;
+  /** Waiting places shared by the instances (Redis); without them the lane counts its own. */
+  places?: SharedWaitingPlaces | undefined;
   /** Milliseconds, monotonic (tests pass their own). */
   now?: () => number;
   /** Resolves after `ms` (tests pass their own). */
@@ -43,6 +48,7 @@ const timerSleep = (ms: number) =>
 export function createBatchLane({
   share,
   maxWaiting,
+  places,
   now = () => performance.now(),
   sleep = timerSleep,
 }: BatchLaneOptions): BatchLane {
@@ -63,9 +69,12 @@ export function createBatchLane({
       return Math.max(0, inLane - 1);
     },
     async run<T>(batch: () => Promise<T>): Promise<T> {
-      if (inLane > maxWaiting) {
-        throw new BatchLaneFull(Math.max(1, Math.ceil((inLane * lastTurnMs) / 1000)));
-      }
+      const full = () => new BatchLaneFull(Math.max(1, Math.ceil((Math.max(inLane, 1) * lastTurnMs) / 1000)));
+      // A batch that would wait takes one of the fleet's waiting places, when they can be counted.
+      let place: WaitingPlace | 'full' | undefined;
+      if (inLane > 0 && places) place = await places.take(maxWaiting);
+      if (place === 'full') throw full();
+      if (!place && inLane > maxWaiting) throw full();
       const turn = free;
       let release!: () => void;
       free = new Promise((resolve) => (release = resolve));
@@ -75,6 +84,7 @@ export function createBatchLane({
         release();
       };
       await turn;
+      place?.release();
       const started = now();
       try {
         return await batch();

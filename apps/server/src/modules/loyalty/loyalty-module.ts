@@ -5,6 +5,7 @@ import type { AppConfig } from '../../config.js';
 import { serviceTokenCheck } from '../../plugins/service-auth.js';
 import type { CustomerRepository } from '../customers/index.js';
 import type { LoyaltyContent } from '../content/index.js';
+import { redisWaitingPlaces } from '../../lib/shared-waiting-places.js';
 import { createBatchLane } from './batch-lane.js';
 import { startExpiryTimer } from './expiry-timer.js';
 import { internalEventsRoutes } from './internal-events-routes.js';
@@ -44,6 +45,10 @@ export const loyaltyModule: FastifyPluginAsync<{
   const lane = createBatchLane({
     share: config.loyaltyBatchSharePercent / 100,
     maxWaiting: config.loyaltyBatchQueue,
+    // With REDIS_URL, LOYALTY_BATCH_QUEUE counts the batches waiting on all instances (issue 21 §2).
+    places: app.redis
+      ? redisWaitingPlaces(app.redis, `${config.redisKeyPrefix}loyalty-batch-lane:waiting`, app.log)
+      : undefined,
   });
   const registry = app.operations.metrics;
   if (registry)

@@ -1,0 +1,99 @@
+import { createServer, type Server } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiPaths } from '@roadpass/contracts';
+import { createTestApp } from '../testing/test-app.js';
+import { signIn } from '../testing/sign-in.js';
+
+/** An OTLP/HTTP span as the JSON encoding sends it. */
+interface OtlpSpan {
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  name: string;
+  kind: number;
+  attributes: { key: string; value: { stringValue?: string; intValue?: string | number } }[];
+}
+const attribute = (span: OtlpSpan, key: string) => {
+  const value = span.attributes.find((a) => a.key === key)?.value;
+  return value?.stringValue ?? (value?.intValue === undefined ? undefined : Number(value.intValue));
+};
+
+// Issue 21 §1: with OTEL_EXPORTER_OTLP_ENDPOINT the server sends traces, carrying the request id, with
+// HTTP and database spans. The receiver here is a real OTLP/HTTP endpoint (POST /v1/traces).
+describe('OpenTelemetry traces', { timeout: 60_000 }, () => {
+  let receiver: Server;
+  let endpoint: string;
+  const posts: { path: string; contentType: string | undefined; body: unknown }[] = [];
+  beforeAll(async () => {
+    receiver = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        posts.push({
+          path: `${req.method} ${req.url}`,
+          contentType: req.headers['content-type'],
+          body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown,
+        });
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    endpoint = `http://127.0.0.1:${(receiver.address() as { port: number }).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => receiver.close(() => resolve())));
+
+  const spans = () =>
+    posts.flatMap((p) =>
+      (p.body as { resourceSpans: { scopeSpans: { spans: OtlpSpan[] }[] }[] }).resourceSpans.flatMap((r) =>
+        r.scopeSpans.flatMap((s) => s.spans),
+      ),
+    );
+
+  it('sends a span per request with its request id and route, and its database queries inside it', async () => {
+    const t = await createTestApp({ otelEndpoint: endpoint });
+    const requestId = 'trace-test-0123456789';
+    const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+    try {
+      const { accessToken } = await signIn(t.app, { email: 'demo.it@example.com', password: 'Demo-2026!' });
+      const res = await t.app.inject({
+        url: apiPaths.personalData,
+        headers: {
+          authorization: `Bearer ${accessToken}`,
+          'x-request-id': requestId,
+          traceparent: `00-${traceId}-00f067aa0ba902b7-01`,
+        },
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['x-request-id']).toBe(requestId);
+    } finally {
+      // Closing flushes the spans still in the batch.
+      await t.close();
+    }
+    expect(posts.every((p) => p.path === 'POST /v1/traces' && p.contentType === 'application/json')).toBe(
+      true,
+    );
+    const all = spans();
+    const server = all.find((s) => attribute(s, 'roadpass.request_id') === requestId);
+    expect(server, 'a span with the request id').toBeDefined();
+    expect(server).toMatchObject({
+      name: 'GET /api/customer/cuda/customer/personaldata/own',
+      kind: 2, // SERVER
+      traceId, // continues the caller's trace
+      parentSpanId: '00f067aa0ba902b7',
+    });
+    expect(attribute(server!, 'http.response.status_code')).toBe(200);
+    expect(attribute(server!, 'http.route')).toBe(apiPaths.personalData);
+    const queries = all.filter((s) => s.parentSpanId === server!.spanId);
+    expect(queries.length, 'database spans inside the request').toBeGreaterThan(0);
+    for (const q of queries) {
+      expect(q.kind).toBe(3); // CLIENT
+      expect(q.traceId).toBe(traceId);
+      expect(q.name).toBe(String(attribute(q, 'db.query.text')).split(' ')[0]!.toUpperCase());
+    }
+    expect(queries.map((q) => q.name)).toContain('SELECT');
+    // Every other request of the sign-in has its own server span, each with its own request id.
+    const servers = all.filter((s) => s.kind === 2);
+    expect(servers.length).toBeGreaterThan(3);
+    expect(new Set(servers.map((s) => attribute(s, 'roadpass.request_id'))).size).toBe(servers.length);
+  });
+});
