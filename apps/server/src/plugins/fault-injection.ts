@@ -4,6 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { randomUUID } from 'node:crypto';
 import { apiErrorCodes, legalEntities } from '@roadpass/contracts';
 import { createDemoCustomer } from '../modules/customers/index.js';
+import type { SessionState } from '../modules/sessions/index.js';
 
 const Fault = Type.Object(
   {
@@ -42,6 +43,7 @@ type Fault = Type.Static<typeof Fault>;
 export default fp(
   async (app) => {
     const faults: (Fault & { remaining: number })[] = [];
+    let kept: Pick<SessionState, 'isEnded' | 'used'> | undefined;
     const api = app.withTypeProvider<TypeBoxTypeProvider>();
 
     api.post('/__test__/faults', { schema: { body: Fault } }, async (request, reply) => {
@@ -73,6 +75,26 @@ export default fp(
         const email = `e2e-${randomUUID()}@example.com`;
         await createDemoCustomer(app.db, request.body.country, email);
         return reply.status(201).send({ email });
+      },
+    );
+
+    // The ended-session check off, for its benchmark's baseline (scripts/bench-session-check.mjs):
+    // access tokens of ended sessions are then accepted, so never outside test mode.
+    api.put(
+      '/__test__/session-check',
+      {
+        schema: {
+          body: Type.Object({ enabled: Type.Boolean() }, { additionalProperties: false }),
+        },
+      },
+      async (request, reply) => {
+        const state = app.sessionState;
+        if (request.body.enabled) Object.assign(state, kept);
+        else {
+          kept ??= { isEnded: state.isEnded, used: state.used };
+          Object.assign(state, { isEnded: () => false, used: () => {} });
+        }
+        return reply.status(204).send();
       },
     );
 

@@ -106,8 +106,8 @@ export function SecurityPage({ activityHref, passkeysHref }: { activityHref: str
         <h2 id="security-passkeys-title" className="security__title">
           {t('passkeys-title')}
         </h2>
-        <p>{t('account-menu-passkeys-text')}</p>
-        <p>
+        <p className="security__text">{t('account-menu-passkeys-text')}</p>
+        <p className="security__text">
           <Link href={passkeysHref} className="security__link">
             {t('security-passkeys-link')}
           </Link>
