@@ -7,6 +7,7 @@ import {
   type Passkey,
   type PasskeyList,
   type PasskeyRegistrationOptions,
+  type SecurityActivityPage,
 } from '@roadpass/contracts';
 import { createTestApp, type TestApp } from '../../testing/test-app.js';
 import {
@@ -77,6 +78,11 @@ describe('passkeys API (docs/product/security.md#passkeys)', () => {
       .where('kind', '=', 'passkey_added')
       .execute();
     expect(events).toEqual([{ kind: 'passkey_added', details: { passkey: 'Chrome · Android' } }]);
+    // The security activity names it (docs/product/security.md#security-activity).
+    const activity = (await call(alice, 'GET', apiPaths.securityActivity)).json<SecurityActivityPage>();
+    expect(activity.events.find((e) => e.kind === 'passkey_added')).toMatchObject({
+      passkey: 'Chrome · Android',
+    });
   });
 
   it('refuses a replayed registration: the challenge was used', async () => {

@@ -102,6 +102,7 @@ describe('security activity page', () => {
           device: 'Firefox 133, Windows 10',
           place: '192.0.2.x',
         },
+        { kind: 'passkey_added', occurredAt: '2026-11-23T10:00:00.000Z', passkey: 'Mein Laptop' },
       ],
       page: 0,
       hasMore: false,
@@ -116,6 +117,7 @@ describe('security activity page', () => {
     expect(items[1]).toHaveTextContent('Signed out · after a password change');
     expect(items[2]).toHaveTextContent('Signed in');
     expect(items[2]).toHaveTextContent('Firefox 133, Windows 10 · 192.0.2.x');
+    expect(items[3]).toHaveTextContent('Passkey added · Mein Laptop');
     expect(screen.queryByRole('button', { name: 'Show older' })).toBeNull();
   });
 });
