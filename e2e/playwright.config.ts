@@ -58,6 +58,7 @@ const flowsAtPhoneSize = [
   '**/email-links-language.spec.ts',
   '**/network-loss.spec.ts',
   '**/feedback-dialog.spec.ts',
+  '**/security-flows.spec.ts',
 ];
 
 export default defineConfig({

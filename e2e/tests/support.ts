@@ -1,7 +1,13 @@
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { expect, type BrowserContext, type Locator, type Page } from '@playwright/test';
+import {
+  expect,
+  type APIRequestContext,
+  type BrowserContext,
+  type Locator,
+  type Page,
+} from '@playwright/test';
 import {
   apiPaths,
   appPaths,
@@ -66,12 +72,22 @@ export function fill(text: string | undefined, values: Record<string, string | n
  */
 export async function injectFault(
   page: Page,
-  fault: { pathPrefix: string; status: number; times?: number; method?: string },
+  fault: { pathPrefix: string; status: number; times?: number; method?: string; code?: string },
 ): Promise<void> {
   const scope = `${Date.now()}-${Math.random().toString(36).slice(2)}`;
   await page.setExtraHTTPHeaders({ 'X-Fault-Scope': scope });
   const res = await page.request.post('/__test__/faults', { data: { times: 0, ...fault, scope } });
   expect(res.status()).toBe(204);
+}
+
+/**
+ * A customer of the test's own (a country's demo profile under a new address, password Demo-2026!;
+ * test mode only): for flows that end sessions, change the password or add passkeys.
+ */
+export async function newCustomer(request: APIRequestContext, country = 'DE'): Promise<string> {
+  const res = await request.post('/__test__/customers', { data: { country } });
+  expect(res.status()).toBe(201);
+  return ((await res.json()) as { email: string }).email;
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -220,7 +220,8 @@ const envSchema = Type.Object({
   }),
   LOG_SLOW_REQUEST_MS: integer(1, 600_000, 1000, { description: 'a request this slow is logged at `warn`' }),
   FAULT_INJECTION: boolean(false, {
-    description: 'lets browser tests make chosen calls fail; only allowed with `NODE_ENV=test`',
+    description:
+      'test hooks (`/__test__/…`): chosen calls fail, a customer per test, the session check off; only allowed with `NODE_ENV=test`',
   }),
   SEED_DEMO_DATA: boolean(true, {
     description: 'create the demo customers; not allowed in production',

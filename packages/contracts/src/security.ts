@@ -69,6 +69,8 @@ export const SecurityActivityEvent = Type.Object({
   count: Type.Optional(Type.Integer({ minimum: 1 })),
   /** Sessions ended: why, e.g. 'signed_out', 'signed_out_elsewhere', 'password_changed'. */
   reason: Type.Optional(Type.String()),
+  /** Passkey added or removed: the passkey's name. */
+  passkey: Type.Optional(Type.String()),
 });
 export type SecurityActivityEvent = Type.Static<typeof SecurityActivityEvent>;
 

@@ -226,7 +226,11 @@ export default fp<IdentityProviderOptions>(
 
     // A session's device: recorded when its first tokens are issued, active again at each renewal.
     // `ip` is Fastify's (trustProxy applies), set on the raw request by middie.
-    const sessionExpiry = () => new Date(Date.now() + config.sessionTtlSeconds * 1000);
+    // The session runs out with its grant (renewed only by an interactive sign-in; refresh tokens never
+    // outlive it), so the entry expires then too, not later at each renewal: the list shows only
+    // sessions that can still be used, and run-out ones become ended (endExpiredSessions).
+    const sessionExpiry = (grantExp: unknown) =>
+      new Date(typeof grantExp === 'number' ? grantExp * 1000 : Date.now() + config.sessionTtlSeconds * 1000);
     provider.on('grant.success', (ctx) => {
       const source = ctx.oidc.entities.AuthorizationCode ?? ctx.oidc.entities.RefreshToken;
       const sid = source?.sid;
@@ -238,7 +242,7 @@ export default fp<IdentityProviderOptions>(
         customerId: accountId,
         userAgent: ctx.get('user-agent'),
         address: raw.ip ?? raw.socket.remoteAddress ?? '',
-        expiresAt: sessionExpiry(),
+        expiresAt: sessionExpiry(ctx.oidc.entities.Grant?.exp),
       }).catch((err: unknown) => log.warn({ err }, 'could not record a session device'));
     });
     // The provider's own end of a session (its logout confirmation, another account signing in).

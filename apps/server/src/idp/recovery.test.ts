@@ -211,6 +211,12 @@ describe('new-device sign-in notice', () => {
     expect(done.statusCode).toBe(303);
     expect(done.headers.location).toMatch(/\/password-reset\/[A-Za-z0-9_-]{43}\?lang=es$/);
     expect((await refresh(t.app, firstDevice.tokens.refreshToken)).ok).toBe(false);
+    // The access token in hand is refused too.
+    const status = await t.app.inject({
+      url: apiPaths.loginStatus,
+      headers: { authorization: `Bearer ${firstDevice.tokens.accessToken}` },
+    });
+    expect(status.statusCode).toBe(401);
     expect(await securityEvents(email, 'not_me')).toHaveLength(1);
     // It leads to the reset page, and it works once.
     expect((await browse(t.app, new CookieJar(), done.headers.location as string)).statusCode).toBe(200);

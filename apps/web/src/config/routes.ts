@@ -24,7 +24,7 @@ export const routes = {
     securityActivity: accountPage('security/activity'),
     /** docs/product/data-rights.md#close-my-account */
     close: accountPage('close'),
-    /** docs/product/security.md#passkeys: below the security page (linked from the account home for now). */
+    /** docs/product/security.md#passkeys: below the security page (linked from the security page and the account menu). */
     passkeys: accountPage('security/passkeys'),
   },
   /** No login: the newsletter unsubscribe link of an e-mail. */

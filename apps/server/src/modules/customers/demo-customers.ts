@@ -115,25 +115,36 @@ export async function seedDemoCustomers(db: Db): Promise<void> {
   for (const entity of legalEntities) {
     const email = `demo.${entity.isoCountry.toLowerCase()}@example.com`;
     if (await customers.findByEmail(email)) continue;
-    const p = demoProfiles[entity.isoCountry]!;
-    await customers.create({
-      email,
-      password: DEMO_PASSWORD,
-      legal_entity_id: entity.legalEntityId,
-      language: `${entity.languages[0]}_${entity.isoCountry}`,
-      salutation: p.salutation,
-      first_name: p.firstName,
-      last_name: p.lastName,
-      birth_date: p.birthDate,
-      birth_place: p.birthPlace ?? null,
-      fiscal_code: p.fiscalCode ?? null,
-      passport_id: p.passportId ?? null,
-      phone: p.phone,
-      address_street: p.street,
-      address_city: p.city,
-      address_zip_code: p.zip,
-      address_province_iso_code: p.province ?? null,
-      address_country_iso_code: entity.isoCountry,
-    });
+    await createDemoCustomer(db, entity.isoCountry, email);
   }
+}
+
+/**
+ * A customer with the demo profile of a country under another address (password Demo-2026!): the
+ * demo customers' seed, and browser tests that need a customer of their own (test mode only,
+ * plugins/fault-injection.ts).
+ */
+export async function createDemoCustomer(db: Db, isoCountry: string, email: string): Promise<void> {
+  const entity = legalEntities.find((e) => e.isoCountry === isoCountry);
+  const p = demoProfiles[isoCountry];
+  if (!entity || !p) throw new Error(`no demo profile for ${isoCountry}`);
+  await createCustomerRepository(db).create({
+    email,
+    password: DEMO_PASSWORD,
+    legal_entity_id: entity.legalEntityId,
+    language: `${entity.languages[0]}_${entity.isoCountry}`,
+    salutation: p.salutation,
+    first_name: p.firstName,
+    last_name: p.lastName,
+    birth_date: p.birthDate,
+    birth_place: p.birthPlace ?? null,
+    fiscal_code: p.fiscalCode ?? null,
+    passport_id: p.passportId ?? null,
+    phone: p.phone,
+    address_street: p.street,
+    address_city: p.city,
+    address_zip_code: p.zip,
+    address_province_iso_code: p.province ?? null,
+    address_country_iso_code: entity.isoCountry,
+  });
 }

@@ -4,7 +4,8 @@ import { browserAndSystem } from '../../lib/device-description.js';
  * The name a new passkey gets when the customer types none (docs/product/security.md#passkeys): the
  * passkey provider known by its AAGUID (the authenticator model id the attestation names, e.g. Google
  * Password Manager, iCloud Keychain), else the browser and system of the user agent as ua-parser-js
- * names them ("Chrome on Android"), else "Passkey". Product names, so the same in every language.
+ * names them, joined as the sessions list joins them ("Chrome · Android"), else "Passkey". Product
+ * names and a sign, so the same in every language.
  */
 const knownProviders: Record<string, string> = {
   'ea9b8d66-4d01-1d21-3ce4-b6b48cb575d4': 'Google Password Manager',
@@ -28,6 +29,6 @@ export function defaultPasskeyName(aaguid: string, userAgent: string | undefined
   const known = knownProviders[aaguid.toLowerCase()];
   if (known) return known;
   const { browser, system } = userAgent ? browserAndSystem(userAgent) : {};
-  if (browser && system) return `${browser} on ${system}`;
+  if (browser && system) return `${browser} · ${system}`;
   return browser ?? system ?? 'Passkey';
 }

@@ -7,6 +7,7 @@ import {
   type Passkey,
   type PasskeyList,
   type PasskeyRegistrationOptions,
+  type SecurityActivityPage,
 } from '@roadpass/contracts';
 import { createTestApp, type TestApp } from '../../testing/test-app.js';
 import {
@@ -68,7 +69,7 @@ describe('passkeys API (docs/product/security.md#passkeys)', () => {
     expect(options.rp).toMatchObject({ id: 'localhost', name: 'Roadpass' });
     expect(created.statusCode).toBe(201);
     const passkey = created.json<Passkey>();
-    expect(passkey).toMatchObject({ name: 'Chrome on Android', lastUsedAt: null });
+    expect(passkey).toMatchObject({ name: 'Chrome · Android', lastUsedAt: null });
     expect(await list(alice)).toEqual([passkey]);
     const events = await t.db
       .selectFrom('security_events')
@@ -76,7 +77,12 @@ describe('passkeys API (docs/product/security.md#passkeys)', () => {
       .where('customer_id', '=', alice.uuid)
       .where('kind', '=', 'passkey_added')
       .execute();
-    expect(events).toEqual([{ kind: 'passkey_added', details: { passkey: 'Chrome on Android' } }]);
+    expect(events).toEqual([{ kind: 'passkey_added', details: { passkey: 'Chrome · Android' } }]);
+    // The security activity names it (docs/product/security.md#security-activity).
+    const activity = (await call(alice, 'GET', apiPaths.securityActivity)).json<SecurityActivityPage>();
+    expect(activity.events.find((e) => e.kind === 'passkey_added')).toMatchObject({
+      passkey: 'Chrome · Android',
+    });
   });
 
   it('refuses a replayed registration: the challenge was used', async () => {

@@ -68,6 +68,7 @@ export const securityActivityRoutes: FastifyPluginAsync<{
           ...(place ? { place } : {}),
           ...(row.kind === 'sign_in_failed' ? { count: Number(row.count) } : {}),
           ...(typeof details.reason === 'string' ? { reason: details.reason } : {}),
+          ...(typeof details.passkey === 'string' ? { passkey: details.passkey } : {}),
         };
       });
       return { events, page, hasMore: rows.length > size, retentionDays };

@@ -16,6 +16,8 @@ export type SessionEndReason =
   | 'grant_revoked'
   | 'not_me'
   | 'account_deleted'
+  /** Not ended by anyone: its time ran out (purge.ts). */
+  | 'expired'
   | (string & {});
 
 interface SessionPayload {

@@ -3,7 +3,7 @@ import type { AppConfig } from '../../config.js';
 import { openPlaceFinder, type PlaceFinder } from '../../lib/device-description.js';
 import { startExpiryTimer } from '../loyalty/index.js';
 import { endedSessionsOf } from './ended-sessions.js';
-import { purgeSessionData } from './purge.js';
+import { endExpiredSessions, purgeSessionData } from './purge.js';
 import { lastActiveRecorder } from './session-devices.js';
 
 /** The PostgreSQL channel ended_sessions' trigger notifies with each ended sid (migration 0012). */
@@ -72,8 +72,13 @@ export const sessionsPlugin = fp<{ config: AppConfig }>(
     if (config.messagesPurgeIntervalSeconds > 0) {
       const timer = startExpiryTimer(
         async () => {
-          const counts = await purgeSessionData(app.db, new Date(), config.securityActivityRetentionDays);
-          if (Object.values(counts).some((n) => n > 0)) log.info(counts, 'old sessions and activity purged');
+          const now = new Date();
+          // Run-out sessions become ended ones: this instance refuses them at once, others by NOTIFY.
+          const expired = await endExpiredSessions(app.db, now, ended.keepMs);
+          for (const sid of expired) ended.add(sid, now.getTime() + ended.keepMs);
+          const counts = await purgeSessionData(app.db, now, config.securityActivityRetentionDays);
+          if (expired.length || Object.values(counts).some((n) => n > 0))
+            log.info({ ...counts, expiredSessions: expired.length }, 'old sessions and activity purged');
         },
         config.messagesPurgeIntervalSeconds * 1000,
         (err) => log.error({ err }, 'sessions purge failed'),

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   apiPaths,
   CSRF_HEADER,
@@ -132,6 +132,68 @@ describe('sessions (docs/product/security.md#sessions)', () => {
     expect(change.statusCode).toBe(200);
     await expectRefused(kept);
     expect((await call(here, apiPaths.loginStatus)).statusCode).toBe(200);
+  });
+});
+
+describe('sessions that run out (docs/product/security.md#sessions)', () => {
+  it('are listed until their grant runs out, then marked ended (expired) with their tokens refused', async () => {
+    // Its own server, purging every second.
+    const e = await createTestApp({
+      rateLimitPerAddress: 0,
+      rateLimitPerCustomer: 0,
+      messagesPurgeIntervalSeconds: 1,
+    });
+    try {
+      const customer = await createTestCustomer(e.db, { member: false });
+      const sign = () => signIn(e.app, { email: customer.email, password: PASSWORD });
+      const here = await sign();
+      const there = await sign();
+      const expiryOf = async (sid: string) =>
+        (
+          await e.db
+            .selectFrom('session_devices')
+            .select('expires_at')
+            .where('sid', '=', sid)
+            .executeTakeFirstOrThrow()
+        ).expires_at.getTime();
+      const before = await expiryOf(sidOf(there));
+      expect(before).toBeGreaterThan(Date.now());
+      // A renewal does not move the end: the grant (and with it every refresh token) ends then.
+      const renewed = await refresh(e.app, there.refreshToken);
+      expect(renewed.ok).toBe(true);
+      expect(await expiryOf(sidOf(there))).toBe(before);
+
+      // Its time is up (moved back rather than waited for): the next purge marks it ended.
+      await e.db
+        .updateTable('session_devices')
+        .set({ expires_at: new Date(Date.now() - 1000) })
+        .where('sid', '=', sidOf(there))
+        .execute();
+      await vi.waitFor(
+        async () => {
+          const ended = await e.db
+            .selectFrom('ended_sessions')
+            .select('reason')
+            .where('sid', '=', sidOf(there))
+            .executeTakeFirst();
+          expect(ended?.reason).toBe('expired');
+        },
+        { timeout: 5000, interval: 100 },
+      );
+      const tokens = renewed.ok ? renewed.tokens : there;
+      const refused = await e.app.inject({
+        url: apiPaths.loginStatus,
+        headers: { authorization: `Bearer ${tokens.accessToken}` },
+      });
+      expect(refused.statusCode).toBe(401);
+      const listed = await e.app.inject({
+        url: apiPaths.sessions,
+        headers: { authorization: `Bearer ${here.accessToken}` },
+      });
+      expect(listed.json<ActiveSessionList>().sessions.map((s) => s.id)).toEqual([sidOf(here)]);
+    } finally {
+      await e.close();
+    }
   });
 });
 

@@ -6,7 +6,7 @@ import { securityErrorCodes } from '@roadpass/contracts';
 import { HttpError } from '@/lib/http';
 import { RuntimeServicesProvider, type RuntimeServices } from '@/lib/runtime-services';
 import { createFakeHttpClient } from '@/testing/fake-http-client';
-import { useStepUp } from './step-up';
+import { useStepUp, useStepUpAction } from './step-up';
 
 interface Values {
   email: string;
@@ -109,5 +109,55 @@ describe('useStepUp', () => {
     await userEvent.setup().click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(onOther).toHaveBeenCalledOnce());
     expect(sessionStorage.length).toBe(0);
+  });
+});
+
+/** A button whose change needs a recent sign-in (a passkey added, the data downloaded). */
+function Action({ save, onOther }: { save: () => Promise<void>; onOther: (error: unknown) => void }) {
+  const stepUp = useStepUpAction();
+  return (
+    <button
+      type="button"
+      onClick={() =>
+        void save().catch((error: unknown) => {
+          if (!stepUp(error)) onOther(error);
+        })
+      }
+    >
+      Add
+    </button>
+  );
+}
+
+describe('useStepUpAction', () => {
+  const renderAction = (error: unknown, signInAgain: RuntimeServices['signInAgain']) => {
+    const onOther = vi.fn();
+    const services: RuntimeServices = { http: createFakeHttpClient(), config: null, signInAgain };
+    render(
+      <RuntimeServicesProvider value={services}>
+        <Action save={() => Promise.reject(error)} onOther={onOther} />
+      </RuntimeServicesProvider>,
+    );
+    return onOther;
+  };
+
+  it('sends a refusal for an old sign-in through the sign-in, and nothing else', async () => {
+    const signInAgain = vi.fn(async () => {});
+    const onOther = renderAction(refusal(securityErrorCodes.recentSignInRequired), signInAgain);
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Add' }));
+    await waitFor(() => expect(signInAgain).toHaveBeenCalledOnce());
+    expect(onOther).not.toHaveBeenCalled();
+
+    const other = vi.fn(async () => {});
+    const onOtherError = renderAction(refusal('forbidden'), other);
+    await userEvent.setup().click(screen.getAllByRole('button', { name: 'Add' })[1]!);
+    await waitFor(() => expect(onOtherError).toHaveBeenCalledOnce());
+    expect(other).not.toHaveBeenCalled();
+  });
+
+  it('in a webview (no way to sign in again) leaves the refusal to the page', async () => {
+    const onOther = renderAction(refusal(securityErrorCodes.recentSignInRequired), null);
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Add' }));
+    await waitFor(() => expect(onOther).toHaveBeenCalledOnce());
   });
 });

@@ -92,3 +92,23 @@ export function useStepUp<Values extends FieldValues>(
     [services, key, getValues, excluded],
   );
 }
+
+/**
+ * Step-up for a change made with a button, nothing typed (add or remove a passkey, download the data,
+ * close the account; docs/product/security.md#step-up): on 403 `recent_sign_in_required` it sends the
+ * customer through the sign-in (`max_age=0`) and back to the same page, where the button is pressed
+ * again (a passkey's browser dialog needs the customer's own press). Answers false for any other error
+ * and in a webview (the host app owns the sign-in), where the caller shows its "sign in again" text.
+ */
+export function useStepUpAction(): (error: unknown) => boolean {
+  const services = useRuntimeServices();
+  return useCallback(
+    (error: unknown) => {
+      const signInAgain = services?.signInAgain;
+      if (!needsRecentSignIn(error) || !signInAgain) return false;
+      void signInAgain();
+      return true;
+    },
+    [services],
+  );
+}

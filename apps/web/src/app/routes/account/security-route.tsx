@@ -8,7 +8,12 @@ export default function SecurityRoute() {
   const { country = '', lang = '' } = useParams<{ country: string; lang: string }>();
   return (
     <AccountSubPageRoute titleKey="security-title">
-      {() => <SecurityPage activityHref={routes.account.securityActivity.build(country, lang)} />}
+      {() => (
+        <SecurityPage
+          activityHref={routes.account.securityActivity.build(country, lang)}
+          passkeysHref={routes.account.passkeys.build(country, lang)}
+        />
+      )}
     </AccountSubPageRoute>
   );
 }

@@ -4,7 +4,7 @@ import { dataRightsErrorCodes, legalEntityById, type AccountDeletionStatus } fro
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { Spinner } from '@/components/spinner';
 import { hasErrorCode, useHttp } from '@/lib/http';
-import { needsRecentSignIn } from '@/lib/forms/step-up';
+import { needsRecentSignIn, useStepUpAction } from '@/lib/forms/step-up';
 import { useTranslation } from '@/lib/i18n/use-translation';
 import { askDeletion, deletionQuery, keepAccount } from '../api/data-rights';
 import { dataRightsKeys } from '../api/query-keys';
@@ -53,6 +53,7 @@ export function CloseAccount() {
   const status = useQuery(deletionQuery(http));
   const [confirming, setConfirming] = useState(false);
   const [error, setError] = useState('');
+  const stepUp = useStepUpAction();
   const ask = useMutation({
     mutationFn: () => askDeletion(http),
     onSuccess: (data) => {
@@ -60,6 +61,7 @@ export function CloseAccount() {
       queryClient.setQueryData(dataRightsKeys.deletion(), data);
     },
     onError: (e) => {
+      if (stepUp(e)) return; // docs/product/security.md#step-up: signs in again, back to this page
       if (hasErrorCode(e, dataRightsErrorCodes.deletionBlocked)) void status.refetch();
       setError(t(needsRecentSignIn(e) ? 'data-rights-recent-sign-in' : 'close-error'));
     },

@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { dataRightsErrorCodes } from '@roadpass/contracts';
 import { Spinner } from '@/components/spinner';
 import { hasErrorCode, useHttp } from '@/lib/http';
-import { needsRecentSignIn } from '@/lib/forms/step-up';
+import { needsRecentSignIn, useStepUpAction } from '@/lib/forms/step-up';
 import { useTranslation } from '@/lib/i18n/use-translation';
 import { downloadExport, exportQuery, startExport } from '../api/data-rights';
 import { dataRightsKeys } from '../api/query-keys';
@@ -16,13 +16,15 @@ export function DataDownload() {
   const queryClient = useQueryClient();
   const status = useQuery(exportQuery(http));
   const [error, setError] = useState('');
+  const stepUp = useStepUpAction();
   const start = useMutation({
     mutationFn: () => startExport(http),
     onSuccess: (data) => {
       setError('');
       queryClient.setQueryData(dataRightsKeys.export(), data);
     },
-    onError: (e) =>
+    onError: (e) => {
+      if (stepUp(e)) return; // docs/product/security.md#step-up: signs in again, back to this page
       setError(
         t(
           needsRecentSignIn(e)
@@ -31,7 +33,8 @@ export function DataDownload() {
               ? 'download-once-per-day'
               : 'download-error',
         ),
-      ),
+      );
+    },
   });
   const download = useMutation({
     mutationFn: () => downloadExport(http),

@@ -6,7 +6,7 @@ import { ConfirmDialog } from '@/components/confirm-dialog';
 import { Field, FormErrors, SubmitButton, useErrorFocus } from '@/components/form';
 import { LoadError } from '@/components/load-error';
 import { Spinner } from '@/components/spinner';
-import { needsRecentSignIn } from '@/lib/forms/step-up';
+import { needsRecentSignIn, useStepUpAction } from '@/lib/forms/step-up';
 import { isOfflineError, useHttp } from '@/lib/http';
 import { formatMoment } from '@/lib/i18n/format-moment';
 import { useTranslation } from '@/lib/i18n/use-translation';
@@ -51,6 +51,7 @@ export function PasskeysPage() {
   const addButton = useRef<HTMLButtonElement>(null);
   const problemRef = useRef<HTMLDivElement>(null);
   const supported = browserSupportsPasskeys();
+  const stepUp = useStepUpAction();
 
   const refresh = () => queryClient.invalidateQueries({ queryKey: passkeyKeys.list() });
   const report = (messages: string[]) => {
@@ -73,6 +74,7 @@ export function PasskeysPage() {
       await refresh();
       setStatus(t('passkeys-added', { name: passkey.name }));
     } catch (error) {
+      if (stepUp(error)) return; // on the way to the sign-in, back here after it
       report([failureText(t, error, 'passkeys-add-failed')]);
     }
   };
@@ -87,6 +89,7 @@ export function PasskeysPage() {
       setStatus(t('passkeys-removed', { name: passkey.name }));
       addButton.current?.focus();
     } catch (error) {
+      if (stepUp(error)) return;
       report([failureText(t, error, 'account-save-error')]);
     }
   };

@@ -40,6 +40,7 @@ export function ActivityPage() {
               <p className="security__device">
                 {t(`activity-kind-${event.kind}`, { count: event.count ?? 1 })}
                 {event.reason && <span> · {t(`activity-reason-${event.reason}`, { defaultValue: '' })}</span>}
+                {event.passkey && <span> · {event.passkey}</span>}
               </p>
               <p className="security__meta">
                 <time dateTime={event.occurredAt}>{formatMoment(event.occurredAt, i18n.language)}</time>

@@ -44,9 +44,15 @@ describe('security page', () => {
   it('lists the sessions with this device marked, and signs out one of the others', async () => {
     const get = vi.fn(async () => sessions as never);
     const del = vi.fn(async () => ({ sessionsEnded: 1 }) as never);
-    renderWithProviders(<SecurityPage activityHref="/DE/en/myaccount/security/activity" />, {
-      http: createFakeHttpClient({ get, delete: del }),
-    });
+    renderWithProviders(
+      <SecurityPage
+        activityHref="/DE/en/myaccount/security/activity"
+        passkeysHref="/DE/en/myaccount/security/passkeys"
+      />,
+      {
+        http: createFakeHttpClient({ get, delete: del }),
+      },
+    );
     const items = await screen.findAllByRole('listitem');
     expect(items[0]).toHaveTextContent('Firefox 133 · Windows 10 (this device)');
     expect(items[0]).toHaveTextContent('192.0.2.x');
@@ -56,11 +62,16 @@ describe('security page', () => {
     await userEvent.setup().click(within(items[1]!).getByRole('button', { name: /^Sign out/ }));
     await waitFor(() => expect(del).toHaveBeenCalledWith(apiPaths.session('phone')));
     expect(await screen.findByText('That device is signed out.')).toBeInTheDocument();
+    // docs/product/security.md#passkeys: passkeys are added from the security page.
+    expect(screen.getByRole('link', { name: 'Add or manage your passkeys' })).toHaveAttribute(
+      'href',
+      '/DE/en/myaccount/security/passkeys',
+    );
   });
 
   it('asks before signing out all other devices, and does nothing when cancelled', async () => {
     const del = vi.fn(async () => ({ sessionsEnded: 1 }) as never);
-    renderWithProviders(<SecurityPage activityHref="/x" />, {
+    renderWithProviders(<SecurityPage activityHref="/x" passkeysHref="/y" />, {
       http: createFakeHttpClient({ get: vi.fn(async () => sessions as never), delete: del }),
     });
     const user = userEvent.setup();
@@ -91,6 +102,7 @@ describe('security activity page', () => {
           device: 'Firefox 133, Windows 10',
           place: '192.0.2.x',
         },
+        { kind: 'passkey_added', occurredAt: '2026-11-23T10:00:00.000Z', passkey: 'Mein Laptop' },
       ],
       page: 0,
       hasMore: false,
@@ -105,6 +117,7 @@ describe('security activity page', () => {
     expect(items[1]).toHaveTextContent('Signed out · after a password change');
     expect(items[2]).toHaveTextContent('Signed in');
     expect(items[2]).toHaveTextContent('Firefox 133, Windows 10 · 192.0.2.x');
+    expect(items[3]).toHaveTextContent('Passkey added · Mein Laptop');
     expect(screen.queryByRole('button', { name: 'Show older' })).toBeNull();
   });
 });

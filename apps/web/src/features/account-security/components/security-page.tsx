@@ -16,7 +16,7 @@ import './security.css';
  * docs/product/security.md#sessions: every active session (device, place, signed in, last active,
  * this device), signing out one, and signing out all others after a confirmation.
  */
-export function SecurityPage({ activityHref }: { activityHref: string }) {
+export function SecurityPage({ activityHref, passkeysHref }: { activityHref: string; passkeysHref: string }) {
   const { t, i18n } = useTranslation();
   const http = useHttp();
   const queryClient = useQueryClient();
@@ -100,6 +100,18 @@ export function SecurityPage({ activityHref }: { activityHref: string }) {
             {t('security-sign-out-others')}
           </button>
         )}
+      </section>
+      {/* docs/product/security.md#passkeys: passkeys are added and managed from here. */}
+      <section className="card" aria-labelledby="security-passkeys-title">
+        <h2 id="security-passkeys-title" className="security__title">
+          {t('passkeys-title')}
+        </h2>
+        <p className="security__text">{t('account-menu-passkeys-text')}</p>
+        <p className="security__text">
+          <Link href={passkeysHref} className="security__link">
+            {t('security-passkeys-link')}
+          </Link>
+        </p>
       </section>
       <p>
         <Link href={activityHref} className="security__link">
