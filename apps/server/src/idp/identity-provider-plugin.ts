@@ -12,6 +12,7 @@ import { messageLanguage, type MessageSender, type MessageTexts } from '../modul
 import { createRecoveryService } from '../modules/recovery/index.js';
 import { createPasskeyService } from '../modules/passkeys/index.js';
 import { getOrCreateSecret, randomSecret } from '../lib/app-secrets.js';
+import { dpopNonceSecret } from '../plugins/dpop.js';
 import { serviceClientSecret } from '../modules/loyalty/index.js';
 import {
   allowAppOriginRedirects,
@@ -83,11 +84,12 @@ export interface IdentityProviderOptions {
 export default fp<IdentityProviderOptions>(
   async (app, { config, db, customers, messages, messageTexts, translations, passwordRules }) => {
     const texts = await loadLoginTexts(config.contentDir);
-    const [signingKeys, cookieKeys, loyaltyClientSecret, refreshTokenKey] = await Promise.all([
+    const [signingKeys, cookieKeys, loyaltyClientSecret, refreshTokenKey, nonceSecret] = await Promise.all([
       loadSigningKeys(db),
       loadCookieKeys(db),
       serviceClientSecret(db, config),
       getOrCreateSecret(db, REFRESH_TOKEN_KEY_SECRET, () => randomSecret(64)),
+      dpopNonceSecret(db),
     ]);
     const stylesheetUrl = `${STYLESHEET_PATH}?v=${loginCssVersion}`;
     const log = app.log.child({ module: 'identity-provider' });
@@ -115,6 +117,7 @@ export default fp<IdentityProviderOptions>(
       signingKeys,
       cookieKeys,
       serviceClientSecret: loyaltyClientSecret,
+      dpop: { nonceSecret, requireNonce: config.dpopRequireNonce },
       texts,
       stylesheetUrl,
       log,
