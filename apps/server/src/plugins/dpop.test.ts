@@ -283,3 +283,39 @@ describe('DPoP with DPOP_REQUIRE_NONCE', () => {
     expect(ok.statusCode, ok.body).toBe(200);
   });
 });
+
+describe('DPoP replay ids in Redis (REDIS_URL)', () => {
+  let t: TestApp;
+  let second: TestApp;
+  const prefix = `test-dpop-${randomUUID()}:`;
+  beforeAll(async () => {
+    t = await createTestApp({ redisUrl: 'redis://127.0.0.1:6379', redisKeyPrefix: prefix });
+    second = await createTestApp({ redisUrl: 'redis://127.0.0.1:6379', redisKeyPrefix: prefix }, t.db);
+  });
+  afterAll(async () => {
+    await second?.app.close();
+    await t?.close();
+  });
+
+  it('a proof taken by one instance is refused by the other, and nothing goes to the database', async () => {
+    const key = await newKey();
+    const res = await signInWithDpop(t.app, key);
+    const { access_token: accessToken } = res.json<{ access_token: string }>();
+    const statusUrl = `${t.config.publicUrl}${apiPaths.loginStatus}`;
+    const before = await t.db
+      .selectFrom('dpop_proofs')
+      .select(t.db.fn.countAll<string>().as('n'))
+      .executeTakeFirstOrThrow();
+    const dpop = await proof(key, 'GET', statusUrl, { accessToken });
+    const headers = { authorization: `DPoP ${accessToken}`, dpop };
+    expect((await t.app.inject({ url: apiPaths.loginStatus, headers })).statusCode).toBe(200);
+    const replayed = await second.app.inject({ url: apiPaths.loginStatus, headers });
+    expect(replayed.statusCode).toBe(401);
+    expect(replayed.headers['www-authenticate']).toMatch(/used before/);
+    const after = await t.db
+      .selectFrom('dpop_proofs')
+      .select(t.db.fn.countAll<string>().as('n'))
+      .executeTakeFirstOrThrow();
+    expect(Number(after.n)).toBe(Number(before.n));
+  });
+});
