@@ -6,6 +6,7 @@
 //        DATABASE_URL=postgres://… npm run bench:api   (a PostgreSQL server)
 // Needs a build (npm run build). Prints a Markdown table for docs/performance.md.
 import { spawn } from 'node:child_process';
+import { createHash, generateKeyPairSync, randomUUID, sign } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -67,6 +68,56 @@ try {
       auth,
     ),
   );
+  // DPoP (decision 0044): the same call with a DPoP-bound token and a new proof signed for every
+  // request, as a real client makes it (ES256, node:crypto in this process; the server refuses a
+  // proof seen before, so none can be made ahead).
+  const statusUrl = `${baseUrl}/api/customer/cuda/customer/v2/login/own/status`;
+  const dpopKey = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const dpopJwk = dpopKey.publicKey.export({ format: 'jwk' });
+  const b64 = (value) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  const dpopHeader = b64({
+    typ: 'dpop+jwt',
+    alg: 'ES256',
+    jwk: { kty: 'EC', crv: 'P-256', x: dpopJwk.x, y: dpopJwk.y },
+  });
+  const dpopProof = (htm, htu, accessToken) => {
+    const payload = b64({
+      jti: randomUUID(),
+      htm,
+      htu,
+      iat: Math.floor(Date.now() / 1000),
+      ...(accessToken ? { ath: createHash('sha256').update(accessToken).digest('base64url') } : {}),
+    });
+    const signature = sign('sha256', Buffer.from(`${dpopHeader}.${payload}`), {
+      key: dpopKey.privateKey,
+      dsaEncoding: 'ieee-p1363',
+    }).toString('base64url');
+    return `${dpopHeader}.${payload}.${signature}`;
+  };
+  const { access_token: boundToken, token_type: boundType } = await httpSignIn(
+    baseUrl,
+    'demo.de@example.com',
+    'Demo-2026!',
+    'portal-client',
+    (tokenUrl) => ({ dpop: dpopProof('POST', tokenUrl) }),
+  );
+  if (boundType !== 'DPoP') throw new Error(`expected a DPoP-bound token, got ${boundType}`);
+  results.push(
+    await measure(`login status, DPoP, a new proof per request (${storage})`, statusUrl, {}, duration, {
+      requests: [
+        {
+          setupRequest: (request) => ({
+            ...request,
+            headers: {
+              ...request.headers,
+              authorization: `DPoP ${boundToken}`,
+              dpop: dpopProof('GET', statusUrl, boundToken),
+            },
+          }),
+        },
+      ],
+    }),
+  );
   results.push(await measure(`tier details (${storage})`, loyalty, auth));
   results.push(
     await measure(
@@ -99,6 +150,11 @@ try {
     const share = ((r.rps / results[0].rps) * 100).toFixed(1);
     console.log(`| ${r.title} | ${Math.round(r.rps)} | ${share} % | ${r.p50} | ${r.p99} |`);
   }
+  const bearer = results.find((r) => r.title.startsWith('login status ('));
+  const dpop = results.find((r) => r.title.startsWith('login status, DPoP'));
+  console.log(
+    `\nDPoP login status: ${((dpop.rps / bearer.rps) * 100).toFixed(1)} % of the bearer rate (goal: at least 85 %)`,
+  );
 } finally {
   app.kill();
   baseline.kill();

@@ -2,7 +2,11 @@
 // the embedded provider's login page. Used by the benchmarks; needs no browser.
 import { createHash, randomBytes } from 'node:crypto';
 
-export async function httpSignIn(baseUrl, email, password, clientId = 'portal-client') {
+/**
+ * `tokenHeaders(tokenUrl)`: extra headers of the token request, e.g. a DPoP proof (bench:api's DPoP
+ * variant).
+ */
+export async function httpSignIn(baseUrl, email, password, clientId = 'portal-client', tokenHeaders) {
   const jar = new Map();
   const remember = (res) => {
     for (const line of res.headers.getSetCookie()) {
@@ -60,9 +64,10 @@ export async function httpSignIn(baseUrl, email, password, clientId = 'portal-cl
     location = res.headers.get('location');
   }
   if (!code) throw new Error(`sign-in did not return a code (last status ${res.status})`);
-  const token = await fetch(`${baseUrl}/auth/realms/customer/protocol/openid-connect/token`, {
+  const tokenUrl = `${baseUrl}/auth/realms/customer/protocol/openid-connect/token`;
+  const token = await fetch(tokenUrl, {
     method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...tokenHeaders?.(tokenUrl) },
     body: new URLSearchParams({
       grant_type: 'authorization_code',
       code,

@@ -171,32 +171,110 @@ export interface CustomerApi {
   patch<T>(path: string, data: unknown): Promise<{ status: number; body: T }>;
 }
 
+/**
+ * A call made inside the page with the app's session: its access token from session storage and, the
+ * token being DPoP-bound (decision 0044), a proof signed with the browser's key from IndexedDB, as the
+ * app makes them. `proofKey: 'other'` signs with a new key instead (a thief's).
+ */
+export async function callAsTheApp(
+  page: Page,
+  method: string,
+  path: string,
+  options: {
+    data?: unknown;
+    headers?: Record<string, string>;
+    scheme?: 'DPoP' | 'Bearer';
+    proofKey?: 'app' | 'other';
+  } = {},
+): Promise<{ status: number; body: unknown; headers: Record<string, string> }> {
+  return page.evaluate(
+    async ({ method, path, options, tokenKey }) => {
+      const token = sessionStorage.getItem(tokenKey);
+      if (!token) throw new Error('the app keeps no access token in session storage');
+      const b64 = (bytes: ArrayBuffer | Uint8Array) =>
+        btoa(String.fromCharCode(...new Uint8Array(bytes)))
+          .replace(/\+/g, '-')
+          .replace(/\//g, '_')
+          .replace(/=+$/, '');
+      const json = (value: unknown) => b64(new TextEncoder().encode(JSON.stringify(value)));
+      const appKeys = await new Promise<CryptoKeyPair | undefined>((resolve, reject) => {
+        const open = indexedDB.open('roadpass-dpop');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const db = open.result;
+          if (!db.objectStoreNames.contains('keys')) return resolve(undefined);
+          const get = db.transaction('keys').objectStore('keys').get('portal-client');
+          get.onsuccess = () => resolve((get.result as { keys?: CryptoKeyPair } | undefined)?.keys);
+          get.onerror = () => reject(get.error);
+        };
+      });
+      const keys =
+        options.proofKey === 'other'
+          ? await crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, false, ['sign', 'verify'])
+          : appKeys;
+      const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
+      const scheme = options.scheme ?? (keys ? 'DPoP' : 'Bearer');
+      headers.authorization = `${scheme} ${token}`;
+      const url = new URL(path, location.origin).href;
+      if (scheme === 'DPoP' && keys) {
+        const { kty, crv, x, y } = await crypto.subtle.exportKey('jwk', keys.publicKey);
+        const payload = {
+          jti: crypto.randomUUID(),
+          htm: method,
+          htu: url.split('?')[0],
+          iat: Math.floor(Date.now() / 1000),
+          ath: b64(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(token))),
+        };
+        const input = `${json({ typ: 'dpop+jwt', alg: 'ES256', jwk: { kty, crv, x, y } })}.${json(payload)}`;
+        const signature = await crypto.subtle.sign(
+          { name: 'ECDSA', hash: 'SHA-256' },
+          keys.privateKey,
+          new TextEncoder().encode(input),
+        );
+        headers.dpop = `${input}.${b64(signature)}`;
+      }
+      if (options.data !== undefined) headers['content-type'] = 'application/json';
+      const response = await fetch(url, {
+        method,
+        headers,
+        ...(options.data === undefined ? {} : { body: JSON.stringify(options.data) }),
+      });
+      const text = await response.text();
+      let body: unknown = text;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        // not JSON
+      }
+      const answered: Record<string, string> = {};
+      response.headers.forEach((value, name) => (answered[name] = value));
+      return { status: response.status, body, headers: answered };
+    },
+    { method, path, options, tokenKey: TOKEN_KEY },
+  );
+}
+
 export async function customerApi(page: Page): Promise<CustomerApi> {
-  const headers = async () => {
-    const token = await page.evaluate((key) => sessionStorage.getItem(key), TOKEN_KEY);
-    expect(token, 'the app keeps an access token in session storage').toBeTruthy();
-    return { authorization: `Bearer ${token}` };
-  };
-  const statusResponse = await page.request.get(apiPaths.loginStatus, { headers: await headers() });
-  expect(statusResponse.status()).toBe(200);
-  const { user } = (await statusResponse.json()) as { user: { uuid: string; legalEntityId: number } };
+  const status = await callAsTheApp(page, 'GET', apiPaths.loginStatus);
+  expect(status.status).toBe(200);
+  const { user } = status.body as { user: { uuid: string; legalEntityId: number } };
 
   const api: CustomerApi = {
     uuid: user.uuid,
     legalEntityId: user.legalEntityId,
     async get<T>(path: string) {
-      const response = await page.request.get(path, { headers: await headers() });
-      return { status: response.status(), body: (await response.json()) as T };
+      const response = await callAsTheApp(page, 'GET', path);
+      return { status: response.status, body: response.body as T };
     },
     async patch<T>(path: string, data: unknown) {
-      const csrf = await page.request.get(apiPaths.loginStatus, { headers: await headers() });
-      const csrfToken = csrf.headers()[CSRF_HEADER.toLowerCase()];
+      const csrf = await callAsTheApp(page, 'GET', apiPaths.loginStatus);
+      const csrfToken = csrf.headers[CSRF_HEADER.toLowerCase()];
       expect(csrfToken, `a GET answers with ${CSRF_HEADER}`).toBeTruthy();
-      const response = await page.request.patch(path, {
-        headers: { ...(await headers()), [CSRF_HEADER]: csrfToken! },
+      const response = await callAsTheApp(page, 'PATCH', path, {
         data,
+        headers: { [CSRF_HEADER]: csrfToken! },
       });
-      return { status: response.status(), body: (await response.json()) as T };
+      return { status: response.status, body: response.body as T };
     },
   };
   return api;

@@ -8,6 +8,7 @@ import type { AppConfig } from './config.js';
 import type { Db } from './db/database.js';
 import antiForgery from './plugins/anti-forgery.js';
 import customerAuth from './plugins/customer-auth.js';
+import dpopPlugin from './plugins/dpop.js';
 import database from './plugins/database.js';
 import compression from './plugins/compression.js';
 import errors, { sendFrameworkError, writeClientError } from './plugins/errors.js';
@@ -161,6 +162,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       translations,
       passwordRules: accountRules.passwordMeta,
     });
+  // DPoP proofs at the API (decision 0044): before customer-auth, which uses them.
+  await app.register(dpopPlugin, { config });
   await app.register(customerAuth, { config });
   await app.register(antiForgery);
 

@@ -178,6 +178,10 @@ const envSchema = Type.Object({
     description:
       'how recent a sign-in must be for sensitive changes (e-mail, mobile, password, passkeys, data download, closing the account)',
   }),
+  DPOP_REQUIRE_NONCE: boolean(false, {
+    description:
+      'DPoP proofs (RFC 9449) must carry a server nonce at the token endpoint and the API (`use_dpop_nonce` otherwise); else a recent `iat` does',
+  }),
   DELETION_GRACE_DAYS: integer(1, 365, 30, {
     description:
       'days between asking to close the account and the erasure (docs/product/data-rights.md#close-my-account)',

@@ -65,6 +65,8 @@ export interface AppConfig {
   sessionTtlSeconds: number;
   /** Step-up: a sensitive change needs a sign-in within these seconds (docs/product/security.md#step-up). */
   recentSignInSeconds: number;
+  /** DPoP proofs must carry a server nonce (decision 0044, RFC 9449 §8 and §9). */
+  dpopRequireNonce: boolean;
   /** Days between asking to close the account and the erasure (docs/product/data-rights.md#close-my-account). */
   deletionGraceDays: number;
   /** How often the data-rights worker looks for exports to build and erasures due. */
@@ -330,6 +332,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     refreshTokenTtlSeconds: settings.REFRESH_TOKEN_TTL_SECONDS,
     sessionTtlSeconds: settings.SESSION_TTL_SECONDS,
     recentSignInSeconds: settings.RECENT_SIGN_IN_SECONDS,
+    dpopRequireNonce: settings.DPOP_REQUIRE_NONCE,
     deletionGraceDays: settings.DELETION_GRACE_DAYS,
     dataRightsIntervalSeconds: settings.DATA_RIGHTS_INTERVAL_SECONDS,
     bodyLimitBytes: settings.BODY_LIMIT_BYTES,

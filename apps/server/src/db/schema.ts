@@ -313,6 +313,13 @@ export interface WebauthnChallengeTable {
   expires_at: Date;
 }
 
+/** DPoP proofs the API accepted (decision 0044): a second use is refused on every instance. */
+export interface DpopProofTable {
+  /** base64url SHA-256 of the key thumbprint and the proof's jti. */
+  id: string;
+  expires_at: Date;
+}
+
 export interface Database extends LoyaltyTables {
   legal_entities: LegalEntityTable;
   customers: CustomerTable;
@@ -343,6 +350,7 @@ export interface Database extends LoyaltyTables {
   erased_consent_counts: ErasedConsentCountTable;
   passkeys: PasskeyTable;
   webauthn_challenges: WebauthnChallengeTable;
+  dpop_proofs: DpopProofTable;
 }
 
 export type CustomerRow = Selectable<CustomerTable>;

@@ -12,6 +12,7 @@ import { messageLanguage, type MessageSender, type MessageTexts } from '../modul
 import { createRecoveryService, purgeSpentRecoveryLinks } from '../modules/recovery/index.js';
 import { createPasskeyService } from '../modules/passkeys/index.js';
 import { getOrCreateSecret, randomSecret } from '../lib/app-secrets.js';
+import { dpopNonceSecret } from '../plugins/dpop.js';
 import { serviceClientSecret, startExpiryTimer } from '../modules/loyalty/index.js';
 import {
   addDefaultScopes,
@@ -85,11 +86,12 @@ export interface IdentityProviderOptions {
 export default fp<IdentityProviderOptions>(
   async (app, { config, db, customers, messages, messageTexts, translations, passwordRules }) => {
     const texts = await loadLoginTexts(config.contentDir);
-    const [signingKeys, cookieKeys, loyaltyClientSecret, refreshTokenKey] = await Promise.all([
+    const [signingKeys, cookieKeys, loyaltyClientSecret, refreshTokenKey, nonceSecret] = await Promise.all([
       loadSigningKeys(db),
       loadCookieKeys(db),
       serviceClientSecret(db, config),
       getOrCreateSecret(db, REFRESH_TOKEN_KEY_SECRET, () => randomSecret(64)),
+      dpopNonceSecret(db),
     ]);
     const stylesheetUrl = `${STYLESHEET_PATH}?v=${loginCssVersion}`;
     const log = app.log.child({ module: 'identity-provider' });
@@ -117,6 +119,7 @@ export default fp<IdentityProviderOptions>(
       signingKeys,
       cookieKeys,
       serviceClientSecret: loyaltyClientSecret,
+      dpop: { nonceSecret, requireNonce: config.dpopRequireNonce },
       texts,
       stylesheetUrl,
       log,

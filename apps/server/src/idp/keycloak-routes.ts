@@ -88,8 +88,13 @@ export async function registerKeycloakRoutes(
         .header('www-authenticate', bearerChallenge(error ? { error, description } : {}));
       return undefined;
     };
-    const result = await app.checkCustomerToken(request.headers.authorization);
-    if (!result.ok) return refuse(result.error, result.description);
+    // A DPoP-bound token comes with its proof, checked against this request (decision 0044).
+    const result = await app.checkCustomerToken(request.headers.authorization, {
+      method: request.method,
+      url: request.url,
+      proof: request.headers.dpop,
+    });
+    if (!result.ok) return refuse(result.error && 'invalid_token', result.description);
     const payload = result.identity.claims;
     const customer = await customers.findById(result.identity.customerId);
     if (!customer) return refuse('invalid_token', 'The account of the access token no longer exists');

@@ -11,6 +11,7 @@ import Provider, {
 import { appPaths, languages, LOYALTY_EVENTS_SCOPE } from '@roadpass/contracts';
 import type { AppConfig } from '../config.js';
 import type { CustomerRepository } from '../modules/customers/index.js';
+import { dpopFeature, type DpopSettings } from './dpop-settings.js';
 import {
   LAST_LANGUAGE_COOKIE,
   LAST_LANGUAGE_COOKIE_MAX_AGE_SECONDS,
@@ -44,6 +45,8 @@ export interface ProviderDependencies {
    * no service client is registered.
    */
   serviceClientSecret?: string | undefined;
+  /** DPoP proofs at the token endpoint (dpop-settings.ts); without it DPoP is off. */
+  dpop?: DpopSettings | undefined;
 }
 
 const epochNow = () => Math.floor(Date.now() / 1000);
@@ -379,7 +382,7 @@ export function createProvider(deps: ProviderDependencies): Provider {
 
     features: {
       devInteractions: { enabled: false },
-      dPoP: { enabled: false },
+      dPoP: dpopFeature(deps.dpop),
       pushedAuthorizationRequests: { enabled: false },
       userinfo: { enabled: true },
       clientCredentials: { enabled: true },

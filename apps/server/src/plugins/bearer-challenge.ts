@@ -14,21 +14,46 @@ export type AuthorizationHeader =
   | { kind: 'none' }
   /** The Bearer scheme (in any case, RFC 9110 §11.1) with a token that is not a JWT's shape. */
   | { kind: 'malformed' }
-  | { kind: 'bearer'; token: string };
+  | { kind: 'bearer'; token: string }
+  /** The DPoP scheme (RFC 9449 §7.1; only where asked for) with a token of a JWT's shape. */
+  | { kind: 'dpop'; token: string };
 
 const JWT_SHAPE = /^[A-Za-z0-9\-_=]+\.[A-Za-z0-9\-_=]+\.[A-Za-z0-9\-_=]*$/;
 
-/** The bearer token of an Authorization header; the scheme is case-insensitive (RFC 9110 §11.1). */
-export function readAuthorization(header: string | undefined): AuthorizationHeader {
+/**
+ * The token of an Authorization header; the scheme is case-insensitive (RFC 9110 §11.1). `DPoP` is
+ * read only when `dpop` is set (the customer API); elsewhere it counts as another scheme.
+ */
+export function readAuthorization(
+  header: string | undefined,
+  options: { dpop?: boolean } = {},
+): AuthorizationHeader {
   if (!header) return { kind: 'none' };
   const space = header.indexOf(' ');
-  const scheme = space < 0 ? header : header.slice(0, space);
-  if (scheme.toLowerCase() !== 'bearer') return { kind: 'none' };
+  const scheme = (space < 0 ? header : header.slice(0, space)).toLowerCase();
+  const kind = scheme === 'bearer' ? 'bearer' : options.dpop && scheme === 'dpop' ? 'dpop' : undefined;
+  if (!kind) return { kind: 'none' };
   const token = header.slice(space + 1).trim();
-  return space > 0 && JWT_SHAPE.test(token) ? { kind: 'bearer', token } : { kind: 'malformed' };
+  return space > 0 && JWT_SHAPE.test(token) ? { kind, token } : { kind: 'malformed' };
 }
 
 export type BearerError = 'invalid_request' | 'invalid_token' | 'insufficient_scope';
+
+/**
+ * An RFC 9449 §7.1 challenge of the DPoP scheme: `algs` the proof may use, and the error
+ * (`invalid_dpop_proof`, `use_dpop_nonce`, or an RFC 6750 one for the token itself).
+ */
+export function dpopChallenge(options: {
+  error?: BearerError | 'invalid_dpop_proof' | 'use_dpop_nonce';
+  description?: string;
+  algs: readonly string[];
+}): string {
+  const params = [`realm="${BEARER_REALM}"`];
+  if (options.error) params.push(`error="${options.error}"`);
+  if (options.description) params.push(`error_description="${options.description.replace(/["\\]/g, '')}"`);
+  params.push(`algs="${options.algs.join(' ')}"`);
+  return `DPoP ${params.join(', ')}`;
+}
 
 /**
  * An RFC 6750 §3 challenge: the realm alone for a request without credentials, else with the error,

@@ -4,7 +4,13 @@ import { errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
 import type { AppConfig } from '../config.js';
 import { ApiError } from '../lib/api-error.js';
 import { ACCESS_TOKEN_ALGORITHMS, accessTokenKeySource } from './access-token-keys.js';
-import { bearerChallenge, PROTECTED_RESOURCE_METADATA_PATH, readAuthorization } from './bearer-challenge.js';
+import {
+  bearerChallenge,
+  dpopChallenge,
+  PROTECTED_RESOURCE_METADATA_PATH,
+  readAuthorization,
+} from './bearer-challenge.js';
+import { DPOP_ALGORITHMS, type DpopError } from './dpop.js';
 import { checkCustomerRateLimit } from './rate-limits.js';
 
 export interface CustomerIdentity {
@@ -103,7 +109,32 @@ const SESSION_ENDED = 'The session of this access token has ended';
 
 /** What a customer access token comes to: the customer's identity, or why it is refused. */
 export type CustomerTokenCheck =
-  { ok: true; identity: CustomerIdentity } | { ok: false; error?: 'invalid_token'; description?: string };
+  | { ok: true; identity: CustomerIdentity }
+  | {
+      ok: false;
+      error?: 'invalid_token' | DpopError;
+      description?: string;
+      /** The refusal concerns DPoP: the challenge is of the DPoP scheme (RFC 9449 §7.1). */
+      dpop?: { nonce?: string | undefined };
+    };
+
+/** What a DPoP proof is checked against: the request it came with (RFC 9449 §4.3). */
+export interface DpopContext {
+  method: string;
+  /** Path and query, as Fastify's `request.url`. */
+  url: string;
+  /** The request's `DPoP` header. */
+  proof: string | string[] | undefined;
+}
+
+/** The key a DPoP-bound token is bound to (`cnf.jkt`, RFC 9449 §6.1), if it is bound. */
+function boundKeyOf(payload: JWTPayload): string | undefined {
+  const cnf = payload.cnf as { jkt?: unknown } | undefined;
+  return cnf && typeof cnf === 'object' && typeof cnf.jkt === 'string' ? cnf.jkt : undefined;
+}
+
+const BOUND_AS_BEARER =
+  'The access token is bound to a DPoP key: send it with the DPoP scheme and a proof of that key';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -112,7 +143,7 @@ declare module 'fastify' {
      * audience, expiry and the session (decision 0031). The API's hook and the realm's UserInfo and
      * account endpoints use it.
      */
-    checkCustomerToken(header: string | undefined): Promise<CustomerTokenCheck>;
+    checkCustomerToken(header: string | undefined, dpop?: DpopContext): Promise<CustomerTokenCheck>;
   }
 }
 
@@ -128,6 +159,8 @@ export default fp<{ config: AppConfig }>(
     const resourceMetadata = `${config.publicUrl}${PROTECTED_RESOURCE_METADATA_PATH}`;
     // Registered before this plugin (app.ts); absent in a bare test app.
     const sessionState = app.hasDecorator('sessionState') ? app.sessionState : undefined;
+    // DPoP proofs (plugins/dpop.ts); absent in a bare test app, where a DPoP token is refused.
+    const dpopVerifier = app.hasDecorator('dpop') ? app.dpop : undefined;
 
     /**
      * The payload of a verified token. RS256 verification was about a quarter of a login-status
@@ -163,8 +196,11 @@ export default fp<{ config: AppConfig }>(
       return identity;
     }
 
-    async function checkCustomerToken(header: string | undefined): Promise<CustomerTokenCheck> {
-      const credentials = readAuthorization(header);
+    async function checkCustomerToken(
+      header: string | undefined,
+      dpop?: DpopContext,
+    ): Promise<CustomerTokenCheck> {
+      const credentials = readAuthorization(header, { dpop: true });
       // RFC 6750 §3: a request without bearer credentials gets the challenge alone; a Bearer header
       // whose token is not even a JWT's shape is an invalid token.
       if (credentials.kind === 'none') return { ok: false };
@@ -178,7 +214,40 @@ export default fp<{ config: AppConfig }>(
           error instanceof joseErrors.JWTExpired
             ? 'The access token has expired'
             : 'The access token is not valid for this service';
-        return { ok: false, error: 'invalid_token', description };
+        return {
+          ok: false,
+          error: 'invalid_token',
+          description,
+          ...(credentials.kind === 'dpop' ? { dpop: {} } : {}),
+        };
+      }
+      // DPoP (RFC 9449 §7): a bound token only with a proof of its key, never as a bearer token.
+      const jkt = boundKeyOf(payload);
+      if (credentials.kind === 'bearer' && jkt !== undefined)
+        return { ok: false, error: 'invalid_token', description: BOUND_AS_BEARER, dpop: {} };
+      if (credentials.kind === 'dpop') {
+        if (jkt === undefined)
+          return {
+            ok: false,
+            error: 'invalid_token',
+            description: 'The access token is not DPoP-bound',
+            dpop: {},
+          };
+        if (!dpop || !dpopVerifier)
+          return {
+            ok: false,
+            error: 'invalid_dpop_proof',
+            description: 'No DPoP proof can be checked here',
+            dpop: {},
+          };
+        const proof = await dpopVerifier.verify({ ...dpop, accessToken: credentials.token, jkt });
+        if (!proof.ok)
+          return {
+            ok: false,
+            error: proof.error,
+            description: proof.description,
+            dpop: { nonce: proof.nonce },
+          };
       }
       const identity = identityOf(payload);
       if (await sessionEnded(sessionState, identity))
@@ -190,6 +259,15 @@ export default fp<{ config: AppConfig }>(
     const refuse = (reply: FastifyReply, error?: 'invalid_token', description?: string): never => {
       reply.header('www-authenticate', bearerChallenge({ error, description, resourceMetadata }));
       throw ApiError.unauthorized(description);
+    };
+    const refuseCheck = (reply: FastifyReply, result: CustomerTokenCheck & { ok: false }): never => {
+      if (!result.dpop) return refuse(reply, result.error as 'invalid_token' | undefined, result.description);
+      reply.header(
+        'www-authenticate',
+        dpopChallenge({ error: result.error, description: result.description, algs: DPOP_ALGORITHMS }),
+      );
+      if (result.dpop.nonce) reply.header('dpop-nonce', result.dpop.nonce);
+      throw ApiError.unauthorized(result.description);
     };
 
     app.addHook('onRequest', async (request, reply) => {
@@ -205,13 +283,19 @@ export default fp<{ config: AppConfig }>(
         known = cache.get(header.slice(7));
         if (known) connection[LAST_TOKEN] = { header, payload: known };
       }
+      // A DPoP-bound token needs its proof checked on every request (and is never a bearer token).
+      if (known && boundKeyOf(known) !== undefined) known = undefined;
       if (known) {
         request.customer = identityOf(known);
         if (await sessionEnded(sessionState, request.customer)) refuse(reply, 'invalid_token', SESSION_ENDED);
         return checkCustomerRateLimit(app.customerRateLimit, request, reply);
       }
-      const result = await checkCustomerToken(header);
-      if (!result.ok) return refuse(reply, result.error, result.description);
+      const result = await checkCustomerToken(header, {
+        method: request.method,
+        url: request.url,
+        proof: request.headers.dpop,
+      });
+      if (!result.ok) return refuseCheck(reply, result);
       connection[LAST_TOKEN] = { header: header!, payload: result.identity.claims };
       request.customer = result.identity;
       return checkCustomerRateLimit(app.customerRateLimit, request, reply);

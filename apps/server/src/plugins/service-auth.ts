@@ -80,6 +80,10 @@ export function serviceTokenCheck(app: FastifyInstance, options: ServiceTokenChe
       }
       throw refuse(401, 'The access token is not valid for this service', 'invalid_token');
     }
+    // A DPoP-bound token (cnf) is never taken as a bearer token (RFC 9449 §7.2); the internal
+    // endpoints take no DPoP proofs (decision 0044).
+    if (payload.cnf !== undefined)
+      throw refuse(401, 'A DPoP-bound token cannot be used here as a bearer token', 'invalid_token');
     const audiences = audiencesOf(payload);
     if (!audiences.includes(options.audience)) {
       const isCustomerToken = customerAudience !== undefined && audiences.includes(customerAudience);

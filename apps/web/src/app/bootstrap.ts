@@ -51,6 +51,13 @@ export const browserStartUpEnvironment: StartUpEnvironment = {
         return userManager;
       },
       readStoredSession: () => readStoredSession(sessionStorage, storedSessionKey(config)),
+      // The proof code is a small chunk of its own, shared with the OIDC client (decision 0044).
+      proofSigner: async (htm, url, token, nonce) => {
+        const { apiProofSigner } = await import('@/lib/oidc/dpop');
+        const sign = await apiProofSigner(config.identityProvider.clientId);
+        if (!sign) throw new Error('The key of this browser session is missing');
+        return sign(htm, url, token, nonce);
+      },
       http: services.http,
       // The sign-in page in the customer's language before we know them (issue 7: always en); what
       // the address and this device do not name, the identity provider chooses (issue 17).

@@ -20,6 +20,7 @@ export function createFakeHttpClient(overrides: Partial<HttpClient> = {}): HttpC
       token = next;
     }),
     getToken: () => token,
+    setProofSigner: vi.fn(),
     setBaseUrl: vi.fn(),
     interceptors: {
       request: { use: vi.fn(() => 0), eject: vi.fn() },

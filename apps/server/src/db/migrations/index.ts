@@ -14,6 +14,7 @@ import * as m0013 from './0013-account-recovery.js';
 import * as m0014 from './0014-passkeys.js';
 import * as m0015 from './0015-points-expiry-reminders.js';
 import * as m0019 from './0019-data-rights.js';
+import * as m0044 from './0044-dpop-proofs.js';
 
 /** Every migration, in order. Listed statically so the compiled server needs no file scanning. */
 export const migrations: Record<string, Migration> = {
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   '0014-passkeys': m0014,
   '0015-points-expiry-reminders': m0015,
   '0019-data-rights': m0019,
+  '0044-dpop-proofs': m0044,
 };

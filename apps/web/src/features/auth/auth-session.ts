@@ -1,6 +1,6 @@
 import type { UserManager } from 'oidc-client-ts';
 import { safeReturnPath } from '@/config/routes';
-import { retryAfterRenewal, type HttpClient } from '@/lib/http';
+import { retryAfterRenewal, type HttpClient, type ProofSigner } from '@/lib/http';
 import {
   EXPIRY_MIN_VALIDITY_SECONDS,
   createTokenRefresher,
@@ -45,6 +45,8 @@ export interface AuthSessionOptions {
   http: HttpClient;
   /** The languages to ask the identity provider for (ui_locales); undefined leaves the choice to it. */
   uiLocales: () => string | undefined;
+  /** Signs the API calls' DPoP proofs with the browser's key, for DPoP-bound tokens (decision 0044). */
+  proofSigner?: ProofSigner;
   /** Where to come back to after a sign-in; the current address by default. */
   currentPath?: () => string;
   origin?: string;
@@ -65,6 +67,8 @@ export function createAuthSession(options: AuthSessionOptions): AuthSession {
 
   function handOver(user: SessionTokens | null): void {
     current = user;
+    const bound = /^dpop$/i.test(user?.token_type ?? '');
+    http.setProofSigner(bound ? (options.proofSigner ?? null) : null);
     http.setToken(user?.access_token ?? null);
   }
 

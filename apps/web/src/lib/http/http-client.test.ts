@@ -90,6 +90,36 @@ describe('http client', () => {
     expect(onTokenChange.mock.calls).toEqual([['abc'], ['def']]);
   });
 
+  it('with a proof signer sends the token as DPoP with a proof of the call, and follows the nonce', async () => {
+    const server = createFakeFetch({
+      'GET /api/me': [
+        jsonResponse(apiError(401), {
+          status: 401,
+          headers: { 'WWW-Authenticate': 'DPoP error="use_dpop_nonce"', 'DPoP-Nonce': 'n1' },
+        }),
+        jsonResponse({ ok: true }),
+      ],
+    });
+    const http = createHttpClient({ fetch: server.fetch });
+    const signer = vi.fn(async (htm: string, url: string, token: string, nonce?: string) =>
+      [htm, url, token, nonce ?? '-'].join(' '),
+    );
+    http.setToken('tok');
+    http.setProofSigner(signer);
+
+    await expect(http.get('/api/me', { params: { q: 1 } })).resolves.toEqual({ ok: true });
+
+    const url = `${window.location.origin}/api/me?q=1`;
+    expect(server.requests.map((r) => r.headers.get('authorization'))).toEqual(['DPoP tok', 'DPoP tok']);
+    expect(server.requests.map((r) => r.headers.get('dpop'))).toEqual([
+      `GET ${url} tok -`,
+      `GET ${url} tok n1`,
+    ]);
+    http.setProofSigner(null);
+    await http.get('/api/me').catch(() => undefined);
+    expect(server.requests[2]?.headers.get('authorization')).toBe('Bearer tok');
+  });
+
   it('learns X-CSRF-TOKEN from any GET response and sends it on every later request', async () => {
     const server = createFakeFetch({
       'GET /api/a': [jsonResponse({}, { headers: { 'X-CSRF-TOKEN': 'c1' } }), jsonResponse({})],

@@ -20,6 +20,9 @@ export interface HttpClientOptions {
 
 type CallConfig = Omit<RequestConfig, 'url' | 'method' | 'data'>;
 
+/** Signs a DPoP proof for one call: method, address, access token and the server's nonce if any. */
+export type ProofSigner = (htm: string, url: string, token: string, nonce?: string) => Promise<string>;
+
 export interface HttpClient {
   get<T = unknown>(url: string, config?: CallConfig): Promise<T>;
   delete<T = unknown>(url: string, config?: CallConfig): Promise<T>;
@@ -35,6 +38,11 @@ export interface HttpClient {
   /** The token-update callback: every later call carries `Authorization: Bearer <token>`. */
   setToken(token: string | null): void;
   getToken(): string | null;
+  /**
+   * A DPoP-bound token (decision 0044): every later call carries `Authorization: DPoP <token>` and a
+   * proof from `signer`; null goes back to bearer.
+   */
+  setProofSigner(signer: ProofSigner | null): void;
   setBaseUrl(baseUrl: string): void;
   interceptors: {
     request: { use(onFulfilled: RequestInterceptor): number; eject(id: number): void };
@@ -113,6 +121,9 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
   let baseUrl = options.baseUrl ?? '/';
   let token: string | null = null;
   let csrfToken: string | null = null;
+  let signer: ProofSigner | null = null;
+  /** The API's last DPoP nonce (RFC 9449 §9), sent in the next proofs. */
+  let dpopNonce: string | undefined;
 
   const fetchImpl = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
 
@@ -120,10 +131,15 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
   const responseInterceptors = new InterceptorList<ResponseInterceptor>();
 
   /** One round trip; rejects with HttpError for statuses outside 200–299 and for network failures. */
-  async function send(config: RequestConfig, withAuth: boolean): Promise<HttpResponse> {
+  async function send(config: RequestConfig, withAuth: boolean, nonceRetry = false): Promise<HttpResponse> {
     const method = config.method ?? 'GET';
     const headers = new Headers({ Accept: 'application/json', ...config.headers });
-    if (withAuth && token) headers.set('Authorization', `Bearer ${token}`);
+    const url = requestUrl(config.url, baseUrl, config.params);
+    const proofSigner = withAuth && token ? signer : null;
+    if (proofSigner && token) {
+      headers.set('Authorization', `DPoP ${token}`);
+      headers.set('DPoP', await proofSigner(method, url, token, dpopNonce));
+    } else if (withAuth && token) headers.set('Authorization', `Bearer ${token}`);
     if (withAuth && csrfToken) headers.set(CSRF_HEADER, csrfToken);
 
     let body: BodyInit | undefined;
@@ -135,7 +151,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
 
     let response: Response;
     try {
-      response = await fetchImpl(requestUrl(config.url, baseUrl, config.params), {
+      response = await fetchImpl(url, {
         method,
         headers,
         ...(body === undefined ? {} : { body }),
@@ -148,6 +164,16 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
     // The anti-forgery token is learned from any GET response that carries it.
     const learned = method === 'GET' ? response.headers.get(CSRF_HEADER) : null;
     if (learned) csrfToken = learned;
+    if (proofSigner) {
+      dpopNonce = response.headers.get('DPoP-Nonce') ?? dpopNonce;
+      // The server asks for its nonce: once more with it (RFC 9449 §9).
+      if (
+        response.status === 401 &&
+        !nonceRetry &&
+        /use_dpop_nonce/.test(response.headers.get('WWW-Authenticate') ?? '')
+      )
+        return send(config, withAuth, true);
+    }
 
     const data = await readBody(response);
     if (response.status < 200 || response.status > 299) {
@@ -208,6 +234,9 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
       options.onTokenChange?.(next);
     },
     getToken: () => token,
+    setProofSigner(next) {
+      signer = next;
+    },
     setBaseUrl(next) {
       baseUrl = next;
     },

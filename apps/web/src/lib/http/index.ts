@@ -1,5 +1,5 @@
 export { createHttpClient, serverErrorHelper } from './http-client';
-export type { HttpClient, HttpClientOptions } from './http-client';
+export type { HttpClient, HttpClientOptions, ProofSigner } from './http-client';
 export { HttpError, hasErrorCode, isHttpError, isApiErrorBody, isOfflineError } from './http-error';
 export type * from './types';
 export { HttpClientProvider, useHttp } from './http-context';

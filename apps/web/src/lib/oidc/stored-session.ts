@@ -7,6 +7,8 @@ export interface SessionTokens {
   id_token?: string | undefined;
   /** Device-clock epoch seconds (oidc-client-ts computes it from expires_in on arrival). */
   expires_at?: number | undefined;
+  /** `DPoP` for a token bound to the browser's key (decision 0044), else `Bearer`. */
+  token_type?: string | undefined;
   state?: unknown;
 }
 
@@ -33,6 +35,7 @@ export function readStoredSession(storage: Storage, key: string): SessionTokens 
     access_token: record.access_token,
     refresh_token: text(record.refresh_token),
     id_token: text(record.id_token),
+    token_type: text(record.token_type),
     expires_at: typeof record.expires_at === 'number' ? record.expires_at : undefined,
   };
 }

@@ -2,6 +2,7 @@ import { UserManager } from 'oidc-client-ts';
 import type { RuntimeConfig } from '@roadpass/contracts';
 import { authorityOf } from '@roadpass/contracts';
 import { routes } from '@/config/routes';
+import { dpopKeyStore } from './dpop';
 import { MirroredUserStore } from './mirrored-user-store';
 
 /**
@@ -32,5 +33,8 @@ export function createUserManager(
     // docs/product/constants.md#business-constants: callback state kept 60 minutes, messages time out after 10 s.
     staleStateAgeInSeconds: 3600,
     silentRequestTimeoutInSeconds: 10,
+    // Tokens bound to this browser's non-extractable key (decision 0044): a proof with every token
+    // request, refresh tokens included; the key is dropped with the user at sign-out.
+    dpop: { store: dpopKeyStore },
   });
 }
