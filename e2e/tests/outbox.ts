@@ -12,7 +12,14 @@ export async function outboxMessages(request: APIRequestContext): Promise<DevOut
 export async function newestMessage(
   request: APIRequestContext,
   to: string,
-  kind: 'email-confirmation' | 'email-changed' | 'email-in-use' | 'mobile-pin' | 'newsletter',
+  kind:
+    | 'email-confirmation'
+    | 'email-changed'
+    | 'email-in-use'
+    | 'mobile-pin'
+    | 'newsletter'
+    | 'export-ready'
+    | 'deletion-scheduled',
   after?: string,
 ): Promise<DevOutboxMessage> {
   for (let attempt = 0; attempt < 20; attempt++) {
@@ -36,7 +43,7 @@ export const newestPin = async (request: APIRequestContext, mobilePhone: string,
 export const newestLinkPath = async (
   request: APIRequestContext,
   to: string,
-  kind: 'email-confirmation' | 'newsletter',
+  kind: 'email-confirmation' | 'newsletter' | 'export-ready' | 'deletion-scheduled',
   after?: string,
 ) => {
   const url = new URL((await newestMessage(request, to, kind, after)).links[0]!);

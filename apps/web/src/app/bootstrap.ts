@@ -17,6 +17,7 @@ import { readStoredSession, storedSessionKey } from '@/lib/oidc/stored-session';
 import { useAppStore } from '@/lib/state/app-store';
 import { readCountryLanguage } from '@/lib/storage/storage';
 import { preloadRouteOf } from './router';
+import { deletionQuery } from '@/features/account-data-rights/api/deletion-query';
 import type { AppServices } from './services';
 import { sessionUserOf } from '@/lib/session/session-user';
 
@@ -169,6 +170,9 @@ export async function startApp(services: AppServices, env: StartUpEnvironment): 
 
   // Signed in: the page's chunks load while the customer and the texts do.
   env.preloadRoute?.(env.location().pathname);
+  // And whether a deletion is scheduled, which would stand in front of any page
+  // (docs/product/data-rights.md#close-my-account): the app's guard then need not wait for it.
+  if (services.http.getToken()) void services.queryClient.prefetchQuery(deletionQuery(services.http));
 
   // The token names the customer's language: their texts load while the customer does (issue 10:
   // one round trip less). Should the customer's language differ, the right texts load after.

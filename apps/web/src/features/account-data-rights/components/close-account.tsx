@@ -5,6 +5,7 @@ import { ConfirmDialog } from '@/components/confirm-dialog';
 import { Spinner } from '@/components/spinner';
 import { hasErrorCode, useHttp } from '@/lib/http';
 import { needsRecentSignIn } from '@/lib/forms/step-up';
+import { useRuntimeServices } from '@/lib/runtime-services';
 import { useTranslation } from '@/lib/i18n/use-translation';
 import { askDeletion, deletionQuery, keepAccount } from '../api/data-rights';
 import { dataRightsKeys } from '../api/query-keys';
@@ -53,6 +54,7 @@ export function CloseAccount() {
   const status = useQuery(deletionQuery(http));
   const [confirming, setConfirming] = useState(false);
   const [error, setError] = useState('');
+  const signInAgain = useRuntimeServices()?.signInAgain;
   const ask = useMutation({
     mutationFn: () => askDeletion(http),
     onSuccess: (data) => {
@@ -60,6 +62,9 @@ export function CloseAccount() {
       queryClient.setQueryData(dataRightsKeys.deletion(), data);
     },
     onError: (e) => {
+      // Step-up (docs/product/security.md#step-up): through the sign-in and back to this page; in
+      // the webview, where the host app signs in, the page says to sign in again.
+      if (needsRecentSignIn(e) && signInAgain) return void signInAgain();
       if (hasErrorCode(e, dataRightsErrorCodes.deletionBlocked)) void status.refetch();
       setError(t(needsRecentSignIn(e) ? 'data-rights-recent-sign-in' : 'close-error'));
     },

@@ -4,6 +4,7 @@ import { dataRightsErrorCodes } from '@roadpass/contracts';
 import { Spinner } from '@/components/spinner';
 import { hasErrorCode, useHttp } from '@/lib/http';
 import { needsRecentSignIn } from '@/lib/forms/step-up';
+import { useRuntimeServices } from '@/lib/runtime-services';
 import { useTranslation } from '@/lib/i18n/use-translation';
 import { downloadExport, exportQuery, startExport } from '../api/data-rights';
 import { dataRightsKeys } from '../api/query-keys';
@@ -16,13 +17,17 @@ export function DataDownload() {
   const queryClient = useQueryClient();
   const status = useQuery(exportQuery(http));
   const [error, setError] = useState('');
+  const signInAgain = useRuntimeServices()?.signInAgain;
   const start = useMutation({
     mutationFn: () => startExport(http),
     onSuccess: (data) => {
       setError('');
       queryClient.setQueryData(dataRightsKeys.export(), data);
     },
-    onError: (e) =>
+    onError: (e) => {
+      // Step-up (docs/product/security.md#step-up): through the sign-in and back to this page; in
+      // the webview, where the host app signs in, the page says to sign in again.
+      if (needsRecentSignIn(e) && signInAgain) return void signInAgain();
       setError(
         t(
           needsRecentSignIn(e)
@@ -31,7 +36,8 @@ export function DataDownload() {
               ? 'download-once-per-day'
               : 'download-error',
         ),
-      ),
+      );
+    },
   });
   const download = useMutation({
     mutationFn: () => downloadExport(http),
