@@ -37,11 +37,11 @@ function Hint({ active }: { active: boolean }) {
 }
 
 describe('the push hint through the bridge', () => {
-  let postMessage: ReturnType<typeof vi.fn>;
+  let postMessage: ReturnType<typeof vi.fn<(payload: unknown) => void>>;
   beforeEach(() => {
     vi.useFakeTimers({ now, toFake: ['Date'] });
     signInForTests(demoLoginStatus.user);
-    postMessage = vi.fn();
+    postMessage = vi.fn<(payload: unknown) => void>();
     window.webkit = { messageHandlers: { pointsExpiryHint: { postMessage } } };
     useAppStore.getState().setEnvironment({ isWebView: true, trackingOptOut: false });
     localStorage.clear();
