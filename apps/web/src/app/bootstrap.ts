@@ -170,9 +170,6 @@ export async function startApp(services: AppServices, env: StartUpEnvironment): 
 
   // Signed in: the page's chunks load while the customer and the texts do.
   env.preloadRoute?.(env.location().pathname);
-  // And whether a deletion is scheduled, which would stand in front of any page
-  // (docs/product/data-rights.md#close-my-account): the app's guard then need not wait for it.
-  if (services.http.getToken()) void services.queryClient.prefetchQuery(deletionQuery(services.http));
 
   // The token names the customer's language: their texts load while the customer does (issue 10:
   // one round trip less). Should the customer's language differ, the right texts load after.
@@ -210,6 +207,12 @@ export async function startApp(services: AppServices, env: StartUpEnvironment): 
       return;
     }
   }
+
+  // The customer is known (the token works): whether a deletion is scheduled, which would stand in
+  // front of any page (docs/product/data-rights.md#close-my-account), loads beside the texts, so the
+  // app's guard need not wait for it. Not earlier: a token the server refuses would make two calls
+  // ask for a new one.
+  void services.queryClient.prefetchQuery(deletionQuery(services.http));
 
   try {
     await translate();
