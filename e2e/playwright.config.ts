@@ -19,6 +19,8 @@ async function freePort(): Promise<number> {
 
 process.env.E2E_PORT ??= String(await freePort());
 process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), 'roadpass-e2e-'));
+// The rental system's service client secret, so that specs can call the internal endpoints.
+process.env.E2E_SERVICE_SECRET ??= 'e2e-rental-system-secret-0123456789abcdef';
 const port = Number(process.env.E2E_PORT);
 export const baseURL = `http://localhost:${port}`;
 
@@ -49,7 +51,7 @@ const screenIndependent = [
 const phoneOnly = ['**/webview.spec.ts'];
 /**
  * Flows whose steps and answers do not change with the screen (a password changed, a link from an
- * e-mail, the network lost, the feedback form): run once, at phone size, where most
+ * e-mail, the network lost, the feedback form, downloading the data, closing the account): run once, at phone size, where most
  * customers use them. Their pages' layout at both sizes, in every language, is the every-page spec's
  * (axe, reflow, text spacing) and frame-layout's; decision 0003, issue 17 #31.
  */
@@ -59,6 +61,8 @@ const flowsAtPhoneSize = [
   '**/network-loss.spec.ts',
   '**/feedback-dialog.spec.ts',
   '**/security-flows.spec.ts',
+  '**/account-data-download.spec.ts',
+  '**/account-close.spec.ts',
 ];
 
 export default defineConfig({
@@ -136,6 +140,7 @@ export default defineConfig({
       // The tag manager: a stand-in script of the server itself (consent.spec.ts watches its load).
       TAG_MANAGER_ID: 'GTM-E2E',
       TAG_MANAGER_URL: `${baseURL}/dev/tag-manager.js`,
+      LOYALTY_CLIENT_SECRET: process.env.E2E_SERVICE_SECRET,
     },
   },
 });

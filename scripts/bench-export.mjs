@@ -4,6 +4,9 @@
 // (rows streamed from the database into yazl, stored as chunk rows), the time to stream it out, and
 // the server's extra memory (peak RSS during the run minus RSS before it). Each measurement runs in a
 // process of its own, against a fresh embedded database seeded by the server's own start-up.
+// With BENCH_DATABASE_URL=postgres://…/any it runs against a fresh database created on that
+// PostgreSQL server (and dropped afterwards) instead of embedded PGlite, whose WebAssembly heap grows
+// inside the server process and so counts in its memory.
 // Usage: npm run build && npm run bench:export   (BENCH_RUNS, default 3, per customer)
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -20,14 +23,18 @@ const runs = Number(process.env.BENCH_RUNS ?? 3);
 const ENTRIES = 10_000;
 const BIG = 'bench.export@example.com';
 
-async function child(email, dataDir) {
+/** The database settings of every process: embedded PGlite in `dataDir`, or the fresh database. */
+const storage = (dataDir, databaseUrl) =>
+  databaseUrl ? { DATA_DIR: dataDir, DATABASE_URL: databaseUrl } : { DATA_DIR: dataDir };
+
+async function child(email, dataDir, databaseUrl) {
   const { loadConfig } = await built('config.js');
   const { buildApp } = await built('app.js');
   const { requestExport, runNextExport, readyExportFile } = await built('modules/data-rights/export-jobs.js');
   const { loadMessageTexts, createMessageSender } = await built('modules/messages/index.js');
   const config = loadConfig({
     NODE_ENV: 'development',
-    DATA_DIR: dataDir,
+    ...storage(dataDir, databaseUrl),
     LOG_LEVEL: 'error',
     DATA_RIGHTS_INTERVAL_SECONDS: '86400',
   });
@@ -81,11 +88,13 @@ async function child(email, dataDir) {
   console.log(JSON.stringify(results));
 }
 
-async function seed(dataDir) {
+async function seed(dataDir, databaseUrl) {
   const { loadConfig } = await built('config.js');
   const { buildApp } = await built('app.js');
   const { createCustomerRepository } = await built('modules/customers/customer-repository.js');
-  const app = await buildApp(loadConfig({ NODE_ENV: 'development', DATA_DIR: dataDir, LOG_LEVEL: 'error' }));
+  const app = await buildApp(
+    loadConfig({ NODE_ENV: 'development', ...storage(dataDir, databaseUrl), LOG_LEVEL: 'error' }),
+  );
   await app.ready();
   const db = app.db;
   const customer = await createCustomerRepository(db).create({
@@ -118,19 +127,32 @@ async function seed(dataDir) {
 }
 
 if (process.argv[2] === '--child') {
-  await child(process.argv[3], process.argv[4]);
+  await child(process.argv[3], process.argv[4], process.argv[5]);
   process.exit(0);
 }
 const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-export-'));
+const server = process.env.BENCH_DATABASE_URL;
+let databaseUrl;
+let admin;
+if (server) {
+  const { default: pg } = await import('pg');
+  admin = new pg.Client({ connectionString: server });
+  await admin.connect();
+  const name = `bench_export_${process.pid}`;
+  await admin.query(`create database ${name}`);
+  const url = new URL(server);
+  url.pathname = `/${name}`;
+  databaseUrl = url.toString();
+}
 try {
-  await seed(dataDir);
+  await seed(dataDir, databaseUrl);
   for (const [label, email] of [
     ['demo.de (250 entries)', 'demo.de@example.com'],
     [`${ENTRIES} entries`, BIG],
   ]) {
     const out = execFileSync(
       process.execPath,
-      ['--expose-gc', import.meta.filename, '--child', email, dataDir],
+      ['--expose-gc', import.meta.filename, '--child', email, dataDir, ...(databaseUrl ? [databaseUrl] : [])],
       { encoding: 'utf8' },
     );
     const results = JSON.parse(out.trim().split('\n').at(-1));
@@ -142,6 +164,11 @@ try {
         `extra memory worst ${worst('extraMb').toFixed(1)} MB (${runs} runs)`,
     );
   }
+  console.log(`storage: ${databaseUrl ? 'PostgreSQL server (fresh database)' : 'embedded PGlite'}`);
 } finally {
+  if (admin) {
+    await admin.query(`drop database if exists ${new URL(databaseUrl).pathname.slice(1)} with (force)`);
+    await admin.end();
+  }
   rmSync(dataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
 }

@@ -19,7 +19,9 @@ export async function newestMessage(
     | 'mobile-pin'
     | 'newsletter'
     | 'password-reset'
-    | 'new-device',
+    | 'new-device'
+    | 'export-ready'
+    | 'deletion-scheduled',
   after?: string,
 ): Promise<DevOutboxMessage> {
   for (let attempt = 0; attempt < 20; attempt++) {
@@ -43,7 +45,13 @@ export const newestPin = async (request: APIRequestContext, mobilePhone: string,
 export const newestLinkPath = async (
   request: APIRequestContext,
   to: string,
-  kind: 'email-confirmation' | 'newsletter' | 'password-reset' | 'new-device',
+  kind:
+    | 'email-confirmation'
+    | 'newsletter'
+    | 'password-reset'
+    | 'new-device'
+    | 'export-ready'
+    | 'deletion-scheduled',
   after?: string,
 ) => {
   const url = new URL((await newestMessage(request, to, kind, after)).links[0]!);

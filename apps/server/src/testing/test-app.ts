@@ -8,6 +8,8 @@ export interface TestApp {
   app: FastifyInstance;
   db: Db;
   config: AppConfig;
+  /** postgres://… of the fresh database (for a second instance's own pool), or undefined on PGlite. */
+  databaseUrl?: string | undefined;
   close(): Promise<void>;
 }
 
@@ -34,6 +36,7 @@ export async function createTestApp(
     app,
     db,
     config,
+    databaseUrl: database?.url,
     async close() {
       await app.close();
       await database?.drop();

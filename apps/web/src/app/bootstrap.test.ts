@@ -97,6 +97,9 @@ describe('start-up and readiness', () => {
       '/config.json',
       '/api/customer/cuda/customer/v2/login/own/status',
       '/api/core-web/content/contentCollection/de-DE/loyalty-program',
+      // Once the customer is known, beside the texts: whether a deletion stands in front of every page
+      // (docs/product/data-rights.md#close-my-account).
+      '/api/customer/cuda/customer/deletion/own',
     ]);
     // Once the page is ready, the OIDC client loads in the background for the renewals to come.
     expect(services.auth!.preload).toHaveBeenCalledOnce();

@@ -17,6 +17,7 @@ import { readStoredSession, storedSessionKey } from '@/lib/oidc/stored-session';
 import { useAppStore } from '@/lib/state/app-store';
 import { readCountryLanguage } from '@/lib/storage/storage';
 import { preloadRouteOf } from './router';
+import { deletionQuery } from '@/features/account-data-rights/api/deletion-query';
 import type { AppServices } from './services';
 import { sessionUserOf } from '@/lib/session/session-user';
 
@@ -213,6 +214,12 @@ export async function startApp(services: AppServices, env: StartUpEnvironment): 
       return;
     }
   }
+
+  // The customer is known (the token works): whether a deletion is scheduled, which would stand in
+  // front of any page (docs/product/data-rights.md#close-my-account), loads beside the texts, so the
+  // app's guard need not wait for it. Not earlier: a token the server refuses would make two calls
+  // ask for a new one.
+  void services.queryClient.prefetchQuery(deletionQuery(services.http));
 
   try {
     await translate();

@@ -2,7 +2,7 @@ import { QueryClient } from '@tanstack/react-query';
 import { act, cleanup, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { apiPaths, LOYALTY_CORE_CONSENT } from '@roadpass/contracts';
+import { apiPaths, LOYALTY_CORE_CONSENT, type AccountDeletionStatus } from '@roadpass/contracts';
 import type { AuthSession } from '@/features/auth/auth-session';
 import type { HttpClient, RequestConfig } from '@/lib/http';
 import { resetLoyaltyStore } from '@/lib/loyalty/loyalty-store';
@@ -16,12 +16,24 @@ import { ServicesContext, type AppServices } from './services';
 import { AppShell } from './shell/app-shell';
 import { signInForTests } from '@/testing/session';
 
+let deletion: AccountDeletionStatus | null = null;
+
 function renderApp(path: string, auth: AuthSession | null = null, overrides: Partial<HttpClient> = {}) {
   const publicRequest = vi.fn(async ({ url }: RequestConfig) => {
     const locale = url.split('/')[5]!;
     return contentCollection(locale.slice(0, 2), locale.slice(3), {}) as never;
   });
-  const http = createFakeHttpClient({ publicRequest, ...overrides });
+  // Nothing scheduled unless a test says so: the deletion guard stands in front of every signed-in page.
+  const get = overrides.get ?? createFakeHttpClient().get;
+  const http = createFakeHttpClient({
+    publicRequest,
+    ...overrides,
+    get: vi.fn((url: string, config?: RequestConfig) =>
+      url === apiPaths.accountDeletion
+        ? Promise.resolve((deletion ?? { blockers: [], deletion: null, graceDays: 30 }) as never)
+        : get(url, config),
+    ) as HttpClient['get'],
+  });
   const services: AppServices = { http, queryClient: new QueryClient(), auth, config: null };
   return renderWithProviders(
     <AppShell>
@@ -42,6 +54,7 @@ describe('routes', () => {
   });
   afterEach(async () => {
     cleanup();
+    deletion = null;
     resetAppStore();
     resetLoyaltyStore();
     await i18n.changeLanguage('en');
@@ -50,7 +63,11 @@ describe('routes', () => {
   it("sends / to the customer's account home from their language", async () => {
     const { location } = renderApp('/');
 
-    expect(await screen.findByRole('heading', { level: 1, name: 'Dora Demo' })).toBeInTheDocument();
+    // The first test loads the route chunks cold (and the deletion guard asks first): more than 1 s on a
+    // loaded machine.
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Dora Demo' }, { timeout: 5000 }),
+    ).toBeInTheDocument();
     expect(location.history?.at(-1)).toBe('/DE/de/myaccount');
   });
 
@@ -139,6 +156,44 @@ describe('routes', () => {
       await screen.findByRole('heading', { level: 1, hidden: true, name: 'loyalty-signup-title' });
       expect(location.history?.at(-1)).toBe('/customer/loyalty-ui/signup');
       expect(useAppStore.getState().error).toEqual({ page: true, overlay: true, banner: true });
+    });
+  });
+
+  // docs/product/data-rights.md#close-my-account: while a deletion is scheduled, any signed-in page
+  // (a deep link into the loyalty app here) shows "Your account will be deleted on …" first.
+  describe('a scheduled deletion', () => {
+    const scheduled: AccountDeletionStatus = {
+      blockers: [],
+      deletion: { requestedAt: '2027-01-01T09:00:00.000Z', scheduledFor: '2027-01-31T09:00:00.000Z' },
+      graceDays: 30,
+    };
+
+    it('stands in front of a deep link into the loyalty app, and "Keep my account" lets the page show', async () => {
+      deletion = scheduled;
+      const del = vi.fn(async () => ({ ...scheduled, deletion: null }) as never);
+      const { location } = renderApp('/customer/loyalty-ui/onboarding', null, {
+        get: vi.fn(() => new Promise<never>(() => {})),
+        delete: del,
+      });
+      await screen.findByRole('heading', { level: 1, name: 'close-title' });
+      expect(screen.getByRole('heading', { level: 2, name: 'close-scheduled-title' })).toBeInTheDocument();
+      expect(screen.queryByRole('heading', { name: 'loyalty-onboarding-title' })).not.toBeInTheDocument();
+
+      await userEvent.click(screen.getByRole('button', { name: 'close-keep' }));
+      expect(del).toHaveBeenCalledWith(apiPaths.accountDeletion);
+      await screen.findByRole('heading', { level: 1, name: 'loyalty-onboarding-title' });
+      expect(location.history?.at(-1)).toBe('/customer/loyalty-ui/onboarding');
+    });
+
+    it('does not stand in front of the pages of e-mail links', async () => {
+      deletion = scheduled;
+      renderApp('/newsletter/unsubscribe/some-token', null, {
+        publicRequest: vi.fn(() => new Promise<never>(() => {})) as never,
+      });
+      await waitFor(() =>
+        expect(screen.queryByRole('heading', { level: 1, name: 'close-title' })).toBeNull(),
+      );
+      expect(screen.queryByRole('button', { name: 'close-keep' })).not.toBeInTheDocument();
     });
   });
 });

@@ -8,6 +8,7 @@ import {
   routes,
   type AccountPage,
 } from '@/config/routes';
+import { DeletionGuard } from '@/features/account-data-rights/components/deletion-guard';
 import { nativeRouteName, useNativeNavigation } from '@/lib/native-bridge';
 import { useAppStore } from '@/lib/state/app-store';
 import { lazyRoute } from './lazy-route';
@@ -96,6 +97,15 @@ function useClearErrorsOnNavigation(): (failedAt: string) => void {
 }
 
 /**
+ * Pages that work without signing in, opened from e-mail links: a scheduled deletion does not stand
+ * in front of them (docs/product/data-rights.md#close-my-account).
+ */
+const pagesWithoutSignIn: RegExp[] = [
+  new RegExp(`^${routes.newsletterUnsubscribe.build('')}`),
+  new RegExp(`^${routes.emailConfirm.build('')}`),
+];
+
+/**
  * The route table. /login/callback has no view: start-up finishes the sign-in there and replaces the
  * address before the routes render. The loyalty app mounts under routes.loyalty.base as a nested router.
  * Any other address gets the not-found page (the server answers it with status 404).
@@ -112,20 +122,22 @@ export function AppRoutes() {
         {announcement}
       </p>
       <RouteErrorBoundary resetKey={location} onFailed={routeFailed}>
-        <Switch>
-          <Route path={routes.root.pattern} component={RootRedirect} />
-          <Route path={routes.accountHome.pattern} component={AccountHomeRoute} />
-          {Object.entries(accountPageRoutes).map(([page, component]) => (
-            <Route key={page} path={routes.account[page as AccountPage].pattern} component={component} />
-          ))}
-          <Route path={routes.paymentProfiles.pattern} component={PaymentProfilesRoute} />
-          <Route path={routes.newsletterUnsubscribe.pattern} component={UnsubscribeRoute} />
-          <Route path={routes.emailConfirm.pattern} component={EmailConfirmRoute} />
-          <Route path={routes.loyalty.base} nest>
-            <LoyaltyRoutes />
-          </Route>
-          <Route component={NotFoundRoute} />
-        </Switch>
+        <DeletionGuard open={pagesWithoutSignIn.some((pattern) => pattern.test(location))}>
+          <Switch>
+            <Route path={routes.root.pattern} component={RootRedirect} />
+            <Route path={routes.accountHome.pattern} component={AccountHomeRoute} />
+            {Object.entries(accountPageRoutes).map(([page, component]) => (
+              <Route key={page} path={routes.account[page as AccountPage].pattern} component={component} />
+            ))}
+            <Route path={routes.paymentProfiles.pattern} component={PaymentProfilesRoute} />
+            <Route path={routes.newsletterUnsubscribe.pattern} component={UnsubscribeRoute} />
+            <Route path={routes.emailConfirm.pattern} component={EmailConfirmRoute} />
+            <Route path={routes.loyalty.base} nest>
+              <LoyaltyRoutes />
+            </Route>
+            <Route component={NotFoundRoute} />
+          </Switch>
+        </DeletionGuard>
       </RouteErrorBoundary>
     </>
   );

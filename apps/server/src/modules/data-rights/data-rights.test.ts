@@ -10,6 +10,7 @@ import {
   type DataExportStatus,
   type ErasureFeed,
 } from '@roadpass/contracts';
+import { openDatabase } from '../../db/database.js';
 import { createTestApp, type TestApp } from '../../testing/test-app.js';
 import { createTestCustomer, TEST_CUSTOMER_PASSWORD } from '../../testing/loyalty-members.js';
 import { serviceToken } from '../../testing/service-token.js';
@@ -301,6 +302,86 @@ describe('close my account (docs/product/data-rights.md#close-my-account)', () =
       headers: bearer(service),
     });
     expect(next.json<ErasureFeed>()).toEqual({ erasures: [], nextCursor });
+  });
+
+  it('erases each due customer once when instances run together, and takes over from an instance that stopped', async () => {
+    const now = new Date();
+    const due = new Date(now.getTime() - 60_000);
+    const together = [
+      await createTestCustomer(t.db),
+      await createTestCustomer(t.db),
+      await createTestCustomer(t.db),
+    ];
+    // One more, claimed by an instance that sent the last e-mail and then stopped (its lease runs on).
+    const stopped = await createTestCustomer(t.db);
+    const leased = new Date(now.getTime() + 5 * 60_000);
+    await t.db
+      .insertInto('account_deletions')
+      .values([
+        ...together.map((c) => ({ customer_id: c.id, requested_at: due, scheduled_for: due })),
+        {
+          customer_id: stopped.id,
+          requested_at: due,
+          scheduled_for: due,
+          locked_until: leased,
+          last_email_sent_at: due,
+        },
+      ])
+      .execute();
+    await deps.sender.sendEmail({
+      to: stopped.email,
+      kind: 'deletion-done',
+      customerId: null,
+      subject: 'sent before the instance stopped',
+      text: '',
+    });
+
+    // On PostgreSQL the second instance has its own connection pool, as another server would.
+    const second = t.databaseUrl
+      ? await openDatabase({ databaseUrl: t.databaseUrl, dataDir: '', poolSize: 3 })
+      : undefined;
+    try {
+      const counts = await Promise.all([
+        runDueErasures(deps, now),
+        runDueErasures({ ...deps, db: second ?? t.db }, now),
+        runDueErasures(deps, now),
+      ]);
+      expect(counts.reduce((sum, n) => sum + n, 0)).toBe(3);
+    } finally {
+      await second?.destroy();
+    }
+    const ids = [...together, stopped].map((c) => c.id);
+    const erased = await t.db
+      .selectFrom('erasures')
+      .select('customer_id')
+      .where('customer_id', 'in', ids)
+      .execute();
+    expect(erased.map((e) => e.customer_id).sort()).toEqual(together.map((c) => c.id).sort());
+    for (const customer of together) {
+      const last = await t.db
+        .selectFrom('outbox')
+        .select('id')
+        .where('kind', '=', 'deletion-done')
+        .where('recipient', '=', customer.email)
+        .execute();
+      expect(last, customer.email).toHaveLength(1);
+    }
+
+    // The stopped instance's lease holds until it runs out; then the next run (any instance, after a
+    // restart) erases the customer, without a second last e-mail.
+    expect(await runDueErasures(deps, new Date(leased.getTime() - 1000))).toBe(0);
+    expect(await runDueErasures(deps, new Date(leased.getTime() + 1000))).toBe(1);
+    expect(await runDueErasures(deps, new Date(leased.getTime() + 2000))).toBe(0);
+    const lastOfStopped = await t.db
+      .selectFrom('outbox')
+      .select('id')
+      .where('kind', '=', 'deletion-done')
+      .where('recipient', '=', stopped.email)
+      .execute();
+    expect(lastOfStopped).toHaveLength(1);
+    expect(
+      await t.db.selectFrom('customers').select('id').where('id', '=', stopped.id).executeTakeFirst(),
+    ).toBeUndefined();
   });
 
   it('takes the internal calls only with the service token', async () => {

@@ -8,8 +8,11 @@ import { buildExportZip } from './export-builder.js';
 import { accountPageLink } from './links.js';
 
 const DAY_MS = 86_400_000;
-/** Bytes per stored chunk of a ZIP: one row is at most this much memory, written or read. */
-const CHUNK_BYTES = 256 * 1024;
+/**
+ * Bytes per stored chunk of a ZIP: one row is at most this much memory, written or read (64 kB: larger
+ * bytea rows grew embedded PGlite's heap, decision 0042).
+ */
+const CHUNK_BYTES = 64 * 1024;
 /** A running export whose instance stopped is taken again after this. */
 const LEASE_MS = 10 * 60_000;
 const MAX_ATTEMPTS = 3;

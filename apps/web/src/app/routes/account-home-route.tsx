@@ -1,7 +1,6 @@
 import { Redirect, useLocation, useParams, useSearch } from 'wouter';
 import { routes, withCarriedQuery } from '@/config/routes';
 import { AccountHome } from '@/features/account-home/components/account-home';
-import { DeletionGuard } from '@/features/account-data-rights/components/deletion-guard';
 import { SignOutButton } from '@/features/auth/components/sign-out-button';
 import { resolveCountryLanguage } from '@/lib/i18n/locale';
 import { useAppStore } from '@/lib/state/app-store';
@@ -40,15 +39,13 @@ export default function AccountHomeRoute() {
   }
 
   return (
-    <DeletionGuard>
-      <AccountHome
-        user={user}
-        country={home.country}
-        language={home.language}
-        loyaltyHref={routes.loyalty.entry.href()}
-        // In the native apps the top bar is not shown: the page keeps its own sign-out there.
-        actions={auth && isWebView ? <SignOutButton onSignOut={() => auth.signOut()} /> : null}
-      />
-    </DeletionGuard>
+    <AccountHome
+      user={user}
+      country={home.country}
+      language={home.language}
+      loyaltyHref={routes.loyalty.entry.href()}
+      // In the native apps the top bar is not shown: the page keeps its own sign-out there.
+      actions={auth && isWebView ? <SignOutButton onSignOut={() => auth.signOut()} /> : null}
+    />
   );
 }

@@ -33,12 +33,7 @@ export async function downloadExport(http: HttpClient): Promise<void> {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-export const deletionQuery = (http: HttpClient) =>
-  queryOptions({
-    queryKey: dataRightsKeys.deletion(),
-    queryFn: () => http.get<AccountDeletionStatus>(apiPaths.accountDeletion),
-    staleTime: 0,
-  });
+export { deletionQuery } from './deletion-query';
 
 export const askDeletion = (http: HttpClient) => http.post<AccountDeletionStatus>(apiPaths.accountDeletion);
 export const keepAccount = (http: HttpClient) => http.delete<AccountDeletionStatus>(apiPaths.accountDeletion);

@@ -1,25 +1,33 @@
-import type { ReactNode } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useHttp } from '@/lib/http';
-import { useTranslation } from '@/lib/i18n/use-translation';
-import { deletionQuery } from '../api/data-rights';
-import { DeletionScheduled } from './close-account';
+import { useSessionUser } from '@/lib/session/session-user';
+import { deletionQuery } from '../api/deletion-query';
+
+// Loaded only when a deletion is scheduled: every other start keeps the first-load budget.
+const DeletionNotice = lazy(() => import('./deletion-notice'));
 
 /**
- * docs/product/data-rights.md#close-my-account: while a deletion is scheduled, the account home shows
- * "Your account will be deleted on …" with "Keep my account" instead of itself. While the answer is
- * on its way, or when it fails, the page shows as usual.
+ * docs/product/data-rights.md#close-my-account: while a deletion is scheduled, signing in leads to
+ * "Your account will be deleted on …" with "Keep my account" first, whatever page was asked for (the
+ * account home, the loyalty app, a deep link; in the webview too). The app wraps every route in it;
+ * `open` lets through the pages that work without signing in (the links of e-mails). Start-up asks
+ * for the status while the page's code loads, so the guard rarely waits; while it does, nothing shows
+ * (never the page behind it), and when the answer fails, the page shows as usual. "Keep my account"
+ * puts the cancelled status into the cache, and the page asked for appears.
  */
-export function DeletionGuard({ children }: { children: ReactNode }) {
-  const { t } = useTranslation();
+export function DeletionGuard({ open, children }: { open: boolean; children: ReactNode }) {
   const http = useHttp();
-  const status = useQuery(deletionQuery(http));
+  const user = useSessionUser();
+  const guarded = user !== null && !open;
+  const status = useQuery({ ...deletionQuery(http), enabled: guarded });
+  if (!guarded) return <>{children}</>;
+  if (status.isPending) return null;
   const scheduledFor = status.data?.deletion?.scheduledFor;
   if (!scheduledFor) return <>{children}</>;
   return (
-    <section className="page" aria-labelledby="deletion-guard-title">
-      <h1 id="deletion-guard-title">{t('close-title')}</h1>
-      <DeletionScheduled scheduledFor={scheduledFor} />
-    </section>
+    <Suspense fallback={null}>
+      <DeletionNotice scheduledFor={scheduledFor} />
+    </Suspense>
   );
 }
