@@ -12,7 +12,7 @@
 //      different customers, so each call's run touches every one of them once): p50, p99, rate.
 //      Reads are uncached in that pass (the first time each customer is asked); "cached" repeats the
 //      login status and the tier details for the first 500 customers right after.
-//   4. With BENCH_EXPIRY=1: the expiry job (`npm run loyalty -- expire`) with the tier-details and
+//   4. With BENCH_EXPIRY=1 (or =only, skipping 1 and 3): the expiry job (`npm run loyalty -- expire`) with the tier-details and
 //      history reads running meanwhile (their rate compared with step 3's).
 // Writes change the database (new cities, consents, partner codes, events, expired lots). Prints Markdown.
 import { spawn } from 'node:child_process';
@@ -27,7 +27,9 @@ import { waitFor } from './wait-for-url.mjs';
 const root = path.resolve(import.meta.dirname, '..');
 const url = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/roadpass_million';
 const SIGN_INS = Number(process.env.BENCH_SIGN_INS ?? 100);
-const TOUCH = Number(process.env.BENCH_TOUCH ?? 10_000);
+// BENCH_EXPIRY=only: just the expiry job under reads (2 000 customers signed in for the reads).
+const EXPIRY_ONLY = process.env.BENCH_EXPIRY === 'only';
+const TOUCH = Number(process.env.BENCH_TOUCH ?? (EXPIRY_ONLY ? 2000 : 10_000));
 const CONNECTIONS = 16;
 const port = 18000 + Math.floor(Math.random() * 1000);
 const base = `http://127.0.0.1:${port}`;
@@ -144,7 +146,7 @@ try {
   await waitFor(`http://127.0.0.1:${baselinePort}/hello`, 30_000);
 
   // 1. Sign-in at the production hash cost.
-  if (SIGN_INS > 0) {
+  if (SIGN_INS > 0 && !EXPIRY_ONLY) {
     const latencies = [];
     let next = 0;
     const t0 = performance.now();
@@ -200,152 +202,155 @@ try {
   );
   const auth = (c, more = {}) => ({ headers: { authorization: `Bearer ${c.access}`, ...more } });
 
+  const fetchGet = (p) => (c) => fetch(base + p(c), auth(c));
   // 3. Every call, by autocannon (the load generator must not be the bottleneck: a fetch loop is).
-  const get = (p) => (c) => ({ path: p(c), headers: { authorization: `Bearer ${c.access}` } });
-  const bare = await blast(`http://127.0.0.1:${baselinePort}`, list, () => ({ path: '/hello' }));
-  rowAc('bare Fastify hello-world (same run)', customers.length, bare);
-  const reads = [
-    ['login status', () => '/api/customer/cuda/customer/v2/login/own/status'],
-    ['tier details (loyalty page)', (c) => `/api/customer/loyalty-service/customer/${c.id}`],
-    [
-      'history, newest page',
-      (c) => `/api/customer/loyalty-service/customer/${c.id}/history?page_index=0&page_size=20`,
-    ],
-    ['expiry forecast', (c) => `/api/customer/loyalty-service/customer/${c.id}/expiry-forecast`],
-    ['consents', (c) => `/api/customer/consents/v1/customers/${c.id}/consents`],
-    ['sessions (security page)', () => '/api/customer/cuda/customer/sessions/own'],
-    ['security activity', () => '/api/customer/cuda/customer/security-activity/own'],
-    ['personal data', () => '/api/customer/cuda/customer/personaldata/own'],
-  ];
-  for (const [title, p] of reads) rowAc(title, customers.length, await blast(base, list, get(p)));
-  // The first 500 customers again and again: what the per-instance read cache answers.
-  const hot = customers.slice(0, 500);
-  const hotList = Array.from({ length: 10_000 }, (_, i) => hot[i % hot.length]);
-  for (const [title, p] of reads.slice(0, 2))
-    rowAc(
-      `${title}, cached (${hot.length} customers again and again)`,
-      hot.length,
-      await blast(base, hotList, get(p)),
-    );
-  // The anti-forgery token and the profile the PUT sends back (not measured).
-  await pass(customers, async (c) => {
-    const res = await fetch(`${base}/api/customer/cuda/customer/personaldata/own`, auth(c));
-    c.csrf = res.headers.get('x-csrf-token');
-    const body = await res
-      .clone()
-      .json()
-      .catch(() => undefined);
-    c.profile = body?.body?.PersonalDataRTO;
-    return res;
-  });
-  const write = (c) => ({
-    authorization: `Bearer ${c.access}`,
-    'content-type': 'application/json',
-    'x-csrf-token': c.csrf,
-  });
-  const cities = ['Koeln', 'Bonn', 'Essen', 'Kiel'];
-  let w = 0;
-  rowAc(
-    'profile write (PUT personal data)',
-    customers.length,
-    await blast(base, list, (c) => ({
-      method: 'PUT',
-      path: '/api/customer/cuda/customer/personaldata/own',
-      headers: write(c),
-      body: JSON.stringify({ ...c.profile, addressCity: cities[w++ % 4] }),
-    })),
-  );
-  rowAc(
-    'consent write (PATCH)',
-    customers.length,
-    await blast(base, list, (c) => ({
-      method: 'PATCH',
-      path: `/api/customer/consents/v1/customers/${c.id}/consents/marketing-sms-Sm3q`,
-      headers: write(c),
-      body: JSON.stringify({ legalEntityId: c.legal_entity_id, granted: w++ % 2 === 0 }),
-    })),
-  );
-  rowAc(
-    'partner code (POST; made on the first call)',
-    customers.length,
-    await blast(base, list, (c) => ({
-      method: 'POST',
-      path: `/api/customer/loyalty-service/customer/${c.id}/partner-code/velovia-bike-rides`,
-      headers: write(c),
-    })),
-  );
-  const refresh = await pass(
-    list,
-    async (c) => {
-      const res = await fetch(`${base}/auth/realms/customer/protocol/openid-connect/token`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({
-          grant_type: 'refresh_token',
-          refresh_token: c.refresh,
-          client_id: 'portal-client',
-        }),
-      });
-      if (res.ok) {
-        const body = await res.clone().json();
-        c.access = body.access_token;
-        c.refresh = body.refresh_token ?? c.refresh;
-      }
+  if (!EXPIRY_ONLY) {
+    const get = (p) => (c) => ({ path: p(c), headers: { authorization: `Bearer ${c.access}` } });
+    const bare = await blast(`http://127.0.0.1:${baselinePort}`, list, () => ({ path: '/hello' }));
+    rowAc('bare Fastify hello-world (same run)', customers.length, bare);
+    const reads = [
+      ['login status', () => '/api/customer/cuda/customer/v2/login/own/status'],
+      ['tier details (loyalty page)', (c) => `/api/customer/loyalty-service/customer/${c.id}`],
+      [
+        'history, newest page',
+        (c) => `/api/customer/loyalty-service/customer/${c.id}/history?page_index=0&page_size=20`,
+      ],
+      ['expiry forecast', (c) => `/api/customer/loyalty-service/customer/${c.id}/expiry-forecast`],
+      ['consents', (c) => `/api/customer/consents/v1/customers/${c.id}/consents`],
+      ['sessions (security page)', () => '/api/customer/cuda/customer/sessions/own'],
+      ['security activity', () => '/api/customer/cuda/customer/security-activity/own'],
+      ['personal data', () => '/api/customer/cuda/customer/personaldata/own'],
+    ];
+    for (const [title, p] of reads) rowAc(title, customers.length, await blast(base, list, get(p)));
+    // The first 500 customers again and again: what the per-instance read cache answers.
+    const hot = customers.slice(0, 500);
+    const hotList = Array.from({ length: 10_000 }, (_, i) => hot[i % hot.length]);
+    for (const [title, p] of reads.slice(0, 2))
+      rowAc(
+        `${title}, cached (${hot.length} customers again and again)`,
+        hot.length,
+        await blast(base, hotList, get(p)),
+      );
+    // The anti-forgery token and the profile the PUT sends back (not measured).
+    await pass(customers, async (c) => {
+      const res = await fetch(`${base}/api/customer/cuda/customer/personaldata/own`, auth(c));
+      c.csrf = res.headers.get('x-csrf-token');
+      const body = await res
+        .clone()
+        .json()
+        .catch(() => undefined);
+      c.profile = body?.body?.PersonalDataRTO;
       return res;
-    },
-    true,
-    Math.min(CONNECTIONS, customers.length),
-  );
-  row('refresh (token endpoint)', customers.length, refresh.seconds, refresh.latencies, refresh.failed);
-  const tokenRes = await fetch(`${base}/auth/realms/customer/protocol/openid-connect/token`, {
-    method: 'POST',
-    headers: {
-      authorization: `Basic ${Buffer.from(`rental-system:${secret}`).toString('base64')}`,
-      'content-type': 'application/x-www-form-urlencoded',
-    },
-    body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'loyalty:events' }),
-  });
-  const serviceToken = (await tokenRes.json()).access_token;
-  const batches = [];
-  for (let i = 0; i < list.length; i += 50)
-    batches.push(list.slice(i, i + 50).map((c, k) => ({ c, n: i + k })));
-  const runId = Date.now().toString(36);
-  // The rental system sends its batches a few at a time (the batch lane admits a few waiting ones).
-  const events = await pass(
-    batches,
-    (batch) =>
-      fetch(`${base}/api/internal/loyalty/events`, {
+    });
+    const write = (c) => ({
+      authorization: `Bearer ${c.access}`,
+      'content-type': 'application/json',
+      'x-csrf-token': c.csrf,
+    });
+    const cities = ['Koeln', 'Bonn', 'Essen', 'Kiel'];
+    let w = 0;
+    rowAc(
+      'profile write (PUT personal data)',
+      customers.length,
+      await blast(base, list, (c) => ({
+        method: 'PUT',
+        path: '/api/customer/cuda/customer/personaldata/own',
+        headers: write(c),
+        body: JSON.stringify({ ...c.profile, addressCity: cities[w++ % 4] }),
+      })),
+    );
+    rowAc(
+      'consent write (PATCH)',
+      customers.length,
+      await blast(base, list, (c) => ({
+        method: 'PATCH',
+        path: `/api/customer/consents/v1/customers/${c.id}/consents/marketing-sms-Sm3q`,
+        headers: write(c),
+        body: JSON.stringify({ legalEntityId: c.legal_entity_id, granted: w++ % 2 === 0 }),
+      })),
+    );
+    rowAc(
+      'partner code (POST; made on the first call)',
+      customers.length,
+      await blast(base, list, (c) => ({
         method: 'POST',
-        headers: { authorization: `Bearer ${serviceToken}`, 'content-type': 'application/json' },
-        body: JSON.stringify({
-          events: batch.map(({ c, n }) => ({
-            sourceId: `bench-${runId}-${n}`,
-            customerId: c.id,
-            type: 'rental-completed',
-            points: 5,
-          })),
+        path: `/api/customer/loyalty-service/customer/${c.id}/partner-code/velovia-bike-rides`,
+        headers: write(c),
+      })),
+    );
+    const refresh = await pass(
+      list,
+      async (c) => {
+        const res = await fetch(`${base}/auth/realms/customer/protocol/openid-connect/token`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({
+            grant_type: 'refresh_token',
+            refresh_token: c.refresh,
+            client_id: 'portal-client',
+          }),
+        });
+        if (res.ok) {
+          const body = await res.clone().json();
+          c.access = body.access_token;
+          c.refresh = body.refresh_token ?? c.refresh;
+        }
+        return res;
+      },
+      true,
+      Math.min(CONNECTIONS, customers.length),
+    );
+    row('refresh (token endpoint)', customers.length, refresh.seconds, refresh.latencies, refresh.failed);
+    const tokenRes = await fetch(`${base}/auth/realms/customer/protocol/openid-connect/token`, {
+      method: 'POST',
+      headers: {
+        authorization: `Basic ${Buffer.from(`rental-system:${secret}`).toString('base64')}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'loyalty:events' }),
+    });
+    const serviceToken = (await tokenRes.json()).access_token;
+    const batches = [];
+    for (let i = 0; i < list.length; i += 50)
+      batches.push(list.slice(i, i + 50).map((c, k) => ({ c, n: i + k })));
+    const runId = Date.now().toString(36);
+    // The rental system sends its batches a few at a time (the batch lane admits a few waiting ones).
+    const events = await pass(
+      batches,
+      (batch) =>
+        fetch(`${base}/api/internal/loyalty/events`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${serviceToken}`, 'content-type': 'application/json' },
+          body: JSON.stringify({
+            events: batch.map(({ c, n }) => ({
+              sourceId: `bench-${runId}-${n}`,
+              customerId: c.id,
+              type: 'rental-completed',
+              points: 5,
+            })),
+          }),
         }),
-      }),
-    false,
-    4,
-  );
-  row(
-    'event batch (50 customers each, 4 at a time)',
-    customers.length,
-    events.seconds,
-    events.latencies,
-    events.failed,
-  );
+      false,
+      4,
+    );
+    row(
+      'event batch (50 customers each, 4 at a time)',
+      customers.length,
+      events.seconds,
+      events.latencies,
+      events.failed,
+    );
+  }
 
   // 4. The expiry job with reads running.
-  if (process.env.BENCH_EXPIRY === '1') {
+  if (process.env.BENCH_EXPIRY === '1' || EXPIRY_ONLY) {
     const { rows: due } = await db.query(
       `select count(*)::int as lots, count(distinct customer_id)::int as customers from loyalty_events where remaining_points > 0 and expires_at <= now()`,
     );
     log(`due before the job: ${due[0].lots} lots of ${due[0].customers} customers`);
     const readsAlone = await pass(
       customers,
-      get((c) => `/api/customer/loyalty-service/customer/${c.id}/history?page_index=1&page_size=20`),
+      fetchGet((c) => `/api/customer/loyalty-service/customer/${c.id}/history?page_index=1&page_size=20`),
     );
     row(
       'history page 2 (alone, before the job)',
@@ -374,7 +379,7 @@ try {
       const pages = ['history?page_index=2&page_size=20', 'history?page_index=0&page_size=10'];
       const r = await pass(
         customers.slice(0, 2000),
-        get((c) => `/api/customer/loyalty-service/customer/${c.id}/${pages[round % 2]}`),
+        fetchGet((c) => `/api/customer/loyalty-service/customer/${c.id}/${pages[round % 2]}`),
       );
       round += 1;
       during.latencies.push(...r.latencies);
