@@ -59,7 +59,14 @@ export function ensurePackages(log = console.log) {
   if (!isRoot)
     throw new Error(`${missing.join(' and ')} missing: apt-get install -y ${missing.join(' ')} (as root)`);
   log(`Installing ${missing.join(' and ')} from Debian's packages…`);
-  execFileSync('apt-get', ['install', '-y', '-qq', ...missing], { stdio: 'inherit' });
+  const install = () => execFileSync('apt-get', ['install', '-y', '-qq', ...missing], { stdio: 'inherit' });
+  try {
+    install();
+  } catch {
+    // A fresh machine has no package lists yet.
+    execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit' });
+    install();
+  }
 }
 
 function postgresBin() {
@@ -294,10 +301,14 @@ async function bringUp(fleet, options, count, healthPath, log, onExit) {
   fleet.stop = () => stopFleet(fleet, onExit);
   fleet.states = () => serverStates(fleet);
   fleet.restartInstance = (instance) => rollingRestart(fleet, instance);
+  /** kill -9; answers when the process is gone (its exit seen), with that moment (Date.now()). */
   fleet.killInstance = (instance) => {
     // The test starts it again itself (systemd would, after RestartSec).
-    instance.process.expectedExit = true;
-    instance.process.kill('SIGKILL');
+    const child = instance.process;
+    child.expectedExit = true;
+    const gone = new Promise((resolve) => child.once('exit', () => resolve(Date.now())));
+    child.kill('SIGKILL');
+    return gone;
   };
   fleet.startInstance = (instance) => startInstance(fleet, instance);
   fleet.waitUntil = waitUntil;

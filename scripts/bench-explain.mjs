@@ -1,0 +1,135 @@
+#!/usr/bin/env node
+// npm run bench:explain: EXPLAIN (ANALYZE, BUFFERS) of every hot query of the customer calls, the
+// sign-in, the event batch and the expiry job, on the million-customer database of
+// `npm run bench:generate`, for a typical customer (about 49 entries) and one of the 100 with 10 000.
+// The statements are the server's own, as PostgreSQL logged them (log_statement = all) while one
+// customer signed in, read every page, wrote the profile, a consent and a partner code, refreshed,
+// and the rental system sent an event batch. Writes run inside a transaction that is rolled back.
+// Usage: BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/roadpass_million npm run bench:explain
+// Prints Markdown (docs/performance.md#a-million-customers-issue-21).
+import pg from 'pg';
+
+const url = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/roadpass_million';
+const db = new pg.Client({ connectionString: url });
+await db.connect();
+
+const pick = async (email) =>
+  (await db.query(`select id, email from customers where lower(email) = $1`, [email])).rows[0];
+const { rows: count } = await db.query(`select count(*)::int as n from customers`);
+// A typical customer from the middle of the million, and a heavy one (10 000 entries).
+const typical = await pick(`m${Math.floor(count[0].n * 0.61803) + 1}@million.example`);
+const heavy = await pick('m42@million.example');
+const { rows: session } = await db.query(
+  `select id, uid from oidc_model_instances where kind = 'Session' and account_id = $1 limit 1`,
+  [typical.id],
+);
+const now = new Date();
+const yearAgo = new Date(now.getTime() - 365 * 86_400_000);
+
+/** [title, sql, params(customer)] — the statements as the server sends them. */
+const queries = [
+  ['Sign-in: the customer by e-mail', `select * from "customers" where lower(email) = $1`, (c) => [c.email]],
+  ['Every call: the customer by id', `select * from "customers" where "id" = $1`, (c) => [c.id]],
+  [
+    'Every call with a token: the session by uid (identity provider)',
+    `select "payload", "consumed_at" from "oidc_model_instances" where "kind" = $1 and "uid" = $2 and ("expires_at" is null or "expires_at" > $3)`,
+    () => ['Session', session[0]?.uid ?? 'none', now],
+  ],
+  [
+    'Refresh: a token by id (identity provider)',
+    `select "payload", "consumed_at" from "oidc_model_instances" where "kind" = $1 and "id" = $2 and ("expires_at" is null or "expires_at" > $3)`,
+    () => ['Session', session[0]?.id ?? 'none', now],
+  ],
+  [
+    'Tier details (loyalty page): membership, account and first expiring lot',
+    `select exists (select 1 from customer_consents cc where cc.customer_id = "c"."id"
+    and cc.slug = $1 and cc.granted) as "member", "a"."customer_id", "a"."balance", "a"."tier", "a"."tier_expiration_date", "a"."event_count", "a"."updated_at", (select min("e"."expires_at") as "first" from "loyalty_events" as "e" where "e"."customer_id" = "c"."id" and "e"."remaining_points" > $2) as "first_lot_expiry" from "customers" as "c" left join "loyalty_accounts" as "a" on "a"."customer_id" = "c"."id" where "c"."id" = $3`,
+    (c) => ['loyalty-core-cC6D', 0, c.id],
+  ],
+  [
+    'Before a ledger write: the account and whether anything is due',
+    `select "a"."customer_id", "a"."balance", "a"."tier", "a"."tier_expiration_date", "a"."event_count", "a"."updated_at", exists (select "e"."id" from "loyalty_events" as "e" where "e"."customer_id" = "a"."customer_id" and "e"."remaining_points" > $1 and "e"."expires_at" <= $2) as "lots_due" from "loyalty_accounts" as "a" where "a"."customer_id" = $3`,
+    (c) => [0, now, c.id],
+  ],
+  [
+    'History, newest page (20 entries by seq)',
+    `select coalesce(json_agg(json_build_object('id', id::text, 'type', type, 'points', points, 'tier', tier_after,
+      'occurredAt', to_char("occurred_at" at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+      'expirationDate', to_char("expires_at" at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+      'description', description) order by seq desc), '[]')::text as "page"
+     from "loyalty_events" where "customer_id" = $1 and "seq" > $2 and "seq" <= $3`,
+    (c, n) => [c.id, Math.max(0, n - 20), n],
+  ],
+  [
+    'Expiry forecast and spending: the open lots, oldest first',
+    `select "customer_id", "id", "seq", "remaining_points", "expires_at", "description" from "loyalty_events" where customer_id = any($1::uuid[]) and "remaining_points" > $2 order by "customer_id", "expires_at", "seq"`,
+    (c) => [[c.id], 0],
+  ],
+  [
+    'Event batch: source ids already recorded',
+    `select e.customer_id, e.source_id, e.type, e.points, e.recorded_at
+     from unnest($1::uuid[], $2::varchar[]) as k(customer_id, source_id)
+     join loyalty_events e on e.customer_id = k.customer_id and e.source_id = k.source_id`,
+    (c) => [
+      [c.id, c.id],
+      ['rental-x-1', 'rental-x-2'],
+    ],
+  ],
+  [
+    'Event batch: points of the last 12 months (tier)',
+    `select "customer_id", sum(points) as "total" from "loyalty_events" where customer_id = any($1::uuid[]) and "occurred_at" > $2 and "type" <> $3 group by "customer_id"`,
+    (c) => [[c.id], yearAgo, 'expiry'],
+  ],
+  [
+    'Consents page',
+    `select "slug", "legal_entity_id", "granted", "updated_at" from "customer_consents" where "customer_id" = $1`,
+    (c) => [c.id],
+  ],
+  [
+    'Security page: sessions',
+    `select * from "session_devices" where "customer_id" = $1 and "expires_at" > $2 and not exists (select "sid" from "ended_sessions" where "ended_sessions"."sid" = "session_devices"."sid") order by "last_active_at" desc`,
+    (c) => [c.id, now],
+  ],
+  [
+    'Expiry job: everyone with lots or a tier due',
+    `select "customer_id" from "loyalty_events" where "remaining_points" > $1 and "expires_at" <= $2 union select "customer_id" from "loyalty_accounts" where "tier_expiration_date" <= $3`,
+    () => [0, now, now],
+    'once',
+  ],
+  [
+    'Identity provider clean-up on every save: expired rows',
+    `delete from "oidc_model_instances" where "expires_at" < $1`,
+    () => [now],
+    'once',
+  ],
+];
+
+const eventCount = async (c) =>
+  (await db.query(`select event_count from loyalty_accounts where customer_id = $1`, [c.id])).rows[0]
+    ?.event_count ?? 0;
+const counts = new Map([
+  [typical.id, await eventCount(typical)],
+  [heavy.id, await eventCount(heavy)],
+]);
+
+const { rows: load } = await db.query(`select pg_size_pretty(pg_database_size(current_database())) as size`);
+console.log(
+  `Database ${load[0].size}; typical customer ${typical.email} (${counts.get(typical.id)} entries), heavy ${heavy.email} (${counts.get(heavy.id)} entries).\n`,
+);
+for (const [title, sql, params, once] of queries) {
+  for (const customer of once ? [typical] : [typical, heavy]) {
+    await db.query('begin');
+    try {
+      const args = params(customer, counts.get(customer.id));
+      // Once to warm the cache as a busy server would have it, then measured.
+      await db.query(`explain (analyze) ${sql}`, args);
+      const { rows } = await db.query(`explain (analyze, buffers) ${sql}`, args);
+      const plan = rows.map((r) => r['QUERY PLAN']).join('\n');
+      const who = once ? '' : customer === heavy ? ' — heavy customer' : ' — typical customer';
+      console.log(`#### ${title}${who}\n\n\`\`\`\n${plan}\n\`\`\`\n`);
+    } finally {
+      await db.query('rollback');
+    }
+  }
+}
+await db.end();
