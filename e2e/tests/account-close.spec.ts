@@ -2,7 +2,7 @@ import { expect, test, type APIRequestContext, type Page } from '@playwright/tes
 import { apiPaths, CSRF_HEADER } from '@roadpass/contracts';
 import { routes } from '../../apps/web/src/config/routes.js';
 import { newestMessage } from './outbox.js';
-import { exclusively, fill, openSignedIn, signInOnLoginPage, texts } from './support.js';
+import { callAsTheApp, exclusively, fill, openSignedIn, signInOnLoginPage, texts } from './support.js';
 
 // "Close my account" (docs/product/data-rights.md#close-my-account) against the real server: what the
 // rental system reports stops it; without blockers the deletion is scheduled, the other sessions end,
@@ -35,15 +35,18 @@ async function reportBlockers(
   expect(answer.status()).toBe(200);
 }
 
-/** A call with the page's token (and its anti-forgery token for changes). */
+/**
+ * A call with the page's session as the app makes it (its DPoP-bound token and a proof, decision 0044),
+ * with the anti-forgery token for changes.
+ */
 async function call(page: Page, method: 'GET' | 'POST' | 'DELETE', path: string) {
-  const token = await page.evaluate(() => sessionStorage.getItem('roadpass.token'));
-  const headers: Record<string, string> = { authorization: `Bearer ${token}` };
+  const headers: Record<string, string> = {};
   if (method !== 'GET') {
-    const status = await page.request.get(apiPaths.loginStatus, { headers });
-    headers[CSRF_HEADER] = status.headers()[CSRF_HEADER.toLowerCase()]!;
+    const status = await callAsTheApp(page, 'GET', apiPaths.loginStatus);
+    headers[CSRF_HEADER] = status.headers[CSRF_HEADER.toLowerCase()]!;
   }
-  return page.request.fetch(path, { method, headers });
+  const answer = await callAsTheApp(page, method, path, { headers });
+  return { status: () => answer.status, json: async () => answer.body };
 }
 
 async function customerId(page: Page): Promise<string> {

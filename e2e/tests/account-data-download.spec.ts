@@ -1,9 +1,9 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import yauzl from 'yauzl';
 import { apiPaths, exportAreas } from '@roadpass/contracts';
 import { routes } from '../../apps/web/src/config/routes.js';
 import { newestLinkPath, newestMessage } from './outbox.js';
-import { openSignedIn, texts } from './support.js';
+import { callAsTheApp, openSignedIn, texts } from './support.js';
 
 // "Download my data" (docs/product/data-rights.md#download-my-data), against the real server: asked for
 // on the privacy page, its progress, the e-mail when it is ready, the ZIP behind its link, and that no
@@ -36,10 +36,6 @@ async function unzip(bytes: Buffer): Promise<Map<string, string>> {
   });
   return files;
 }
-
-const bearer = async (page: Page) => ({
-  authorization: `Bearer ${await page.evaluate(() => sessionStorage.getItem('roadpass.token'))}`,
-});
 
 test('download my data: asked on the privacy page, ready by e-mail, a ZIP in the customer’s language for them only', async ({
   page,
@@ -93,12 +89,13 @@ test('download my data: asked on the privacy page, ready by e-mail, a ZIP in the
   try {
     const otherPage = await context.newPage();
     await openSignedIn(otherPage, other);
-    const answer = await otherPage.request.get(apiPaths.dataExportFile, { headers: await bearer(otherPage) });
-    expect(answer.status()).toBe(404);
+    // (Calls as the app makes them: the DPoP-bound token with a proof of the browser's key.)
+    const answer = await callAsTheApp(otherPage, 'GET', apiPaths.dataExportFile);
+    expect(answer.status).toBe(404);
     // While the owner's own session gets it.
-    const own = await page.request.get(apiPaths.dataExportFile, { headers: await bearer(page) });
-    expect(own.status()).toBe(200);
-    expect(own.headers()['content-type']).toContain('application/zip');
+    const own = await callAsTheApp(page, 'GET', apiPaths.dataExportFile);
+    expect(own.status).toBe(200);
+    expect(own.headers['content-type']).toContain('application/zip');
   } finally {
     await context.close();
   }

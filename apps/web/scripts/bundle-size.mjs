@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
-export const BUDGET_BYTES = 123 * 1000;
+export const BUDGET_BYTES = 124 * 1000;
 const ROUTES = /^src\/app\/routes\/(.+)-route\.tsx$/;
 /** oidc-client-ts: loaded after a signed-in page shows (or at once to sign in); reported apart. */
 const SIGN_IN_CLIENT = 'src/lib/oidc/user-manager.ts';

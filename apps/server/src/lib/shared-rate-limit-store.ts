@@ -48,7 +48,9 @@ class FallbackStore implements Store {
       key,
       (error, result) => {
         if (!error) return callback(null, result);
-        this.failed(error);
+        // A count lost with the connection is the client's "Redis unreachable" line, logged once per
+        // loss (lib/redis.ts); only a failure while connected is this store's to report.
+        if (this.redis.status === 'ready') this.failed(error);
         this.local.incr(key, callback, timeWindow, max);
       },
       timeWindow,

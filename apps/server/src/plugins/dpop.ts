@@ -6,7 +6,6 @@ import { calculateJwkThumbprint, decodeProtectedHeader, EmbeddedJWK, jwtVerify, 
 import type { AppConfig } from '../config.js';
 import type { Db } from '../db/database.js';
 import { getOrCreateSecret, randomSecret } from '../lib/app-secrets.js';
-import { openRedis } from '../lib/redis.js';
 
 /**
  * DPoP (RFC 9449) at the customer API (decision 0044, docs/product/security.md#sender-constrained-tokens):
@@ -273,11 +272,8 @@ export default fp<{ config: AppConfig }>(
     const db = app.db;
     const nonces = new DpopNonces(await dpopNonceSecret(db), 'DPoP API');
     let replay = databaseReplayStore(db, app.log);
-    if (config.redisUrl) {
-      const redis = await openRedis(config.redisUrl, app.log);
-      app.addHook('onClose', async () => void redis.disconnect());
-      replay = redisReplayStore(redis, config.redisKeyPrefix, replay);
-    }
+    // The instance's one Redis connection (plugins/redis.ts), shared with the rate limits and the batch lane.
+    if (app.redis) replay = redisReplayStore(app.redis, config.redisKeyPrefix, replay);
     app.decorate(
       'dpop',
       createDpopVerifier({
@@ -288,5 +284,5 @@ export default fp<{ config: AppConfig }>(
       }),
     );
   },
-  { name: 'dpop', dependencies: ['database'] },
+  { name: 'dpop', dependencies: ['database', 'redis'] },
 );
