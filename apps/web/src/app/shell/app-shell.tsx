@@ -1,4 +1,5 @@
-import { lazy, Suspense, type ReactNode } from 'react';
+import { Suspense, type ReactNode } from 'react';
+import { optionalPart } from '@/components/optional-part';
 import { useTranslation } from '@/lib/i18n/use-translation';
 import { useShallow } from 'zustand/react/shallow';
 import { Spinner } from '@/components/spinner';
@@ -15,7 +16,8 @@ import { TopBar } from './top-bar';
 import './shell.css';
 
 // Webview mode only: loaded when the app runs inside the native app (not on the web's first load).
-const WebViewNotices = lazy(() =>
+// Left out, not fatal, when its code cannot be downloaded (offline); fetched again once online.
+const WebViewNotices = optionalPart<object>(() =>
   import('@/features/webview/webview-notices').then((module) => ({ default: module.WebViewNotices })),
 );
 
@@ -48,11 +50,7 @@ export function AppShell({ children }: { children: ReactNode }) {
           <ConfigErrorPage problems={configProblems} />
         ) : (
           <>
-            {isWebView && (
-              <Suspense>
-                <WebViewNotices />
-              </Suspense>
-            )}
+            {isWebView && <WebViewNotices />}
             {error.page && <ErrorPage />}
             {!appReady && !error.page && !expired && <Spinner />}
             {appReady && (

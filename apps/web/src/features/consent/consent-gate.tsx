@@ -1,10 +1,12 @@
-import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
+import { optionalPart } from '@/components/optional-part';
 import { useTranslation } from '@/lib/i18n/use-translation';
 import { useRuntimeServices } from '@/lib/runtime-services';
 import { useAppStore } from '@/lib/state/app-store';
 
 // The consent manager and everything it loads are chunks of their own: the first load pays only this gate.
-const ConsentManager = lazy(() => import('./consent-manager'));
+// Left out, not fatal, when its code cannot be downloaded (offline); fetched again once online.
+const ConsentManager = optionalPart(() => import('./consent-manager'));
 
 // The query of the address the app started on, where a webview host puts its consent choice
 // (docs/native-bridge.md): read now, before a redirect inside the app replaces the address.
@@ -45,14 +47,12 @@ export function ConsentGate({ footerItems }: { footerItems?: ReactNode }) {
         </button>
         {footerItems}
       </footer>
-      <Suspense fallback={null}>
-        <ConsentManager
-          config={services.config}
-          http={services.http}
-          settingsRequest={settingsRequest}
-          startSearch={startSearch}
-        />
-      </Suspense>
+      <ConsentManager
+        config={services.config}
+        http={services.http}
+        settingsRequest={settingsRequest}
+        startSearch={startSearch}
+      />
     </>
   );
 }

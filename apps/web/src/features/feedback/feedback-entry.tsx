@@ -1,9 +1,9 @@
-import { lazy, Suspense } from 'react';
+import { optionalPart } from '@/components/optional-part';
 import { useRuntimeServices } from '@/lib/runtime-services';
 import { useAppStore } from '@/lib/state/app-store';
 
 // The widget is a chunk of its own, fetched only once error reporting runs with consent.
-const FeedbackWidget = lazy(() => import('./feedback-widget'));
+const FeedbackWidget = optionalPart(() => import('./feedback-widget'));
 
 /**
  * "Report a Bug" in the frame's footer: only while the customer consents to error reporting (the
@@ -13,9 +13,5 @@ export function FeedbackEntry() {
   const allowed = useAppStore((s) => s.errorReportingAllowed);
   const settings = useRuntimeServices()?.config?.feedback;
   if (!allowed) return null;
-  return (
-    <Suspense fallback={null}>
-      <FeedbackWidget settings={settings} />
-    </Suspense>
-  );
+  return <FeedbackWidget settings={settings} />;
 }
