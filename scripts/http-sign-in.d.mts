@@ -12,4 +12,6 @@ export function httpSignIn(
   email: string,
   password: string,
   clientId?: string,
+  /** Extra headers of the token request, e.g. a DPoP proof (bench:api's DPoP variant). */
+  tokenHeaders?: (tokenUrl: string) => Record<string, string>,
 ): Promise<TokenResponse>;

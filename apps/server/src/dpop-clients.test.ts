@@ -3,6 +3,7 @@ import * as client from 'openid-client';
 import { decodeJwt } from 'jose';
 import { apiPaths } from '@roadpass/contracts';
 import { createTestApp, type TestApp } from './testing/test-app.js';
+import { signInThroughForm } from './testing/form-sign-in.js';
 import { freePort } from './testing/server-process.js';
 
 // Issue 20 §3 with a real client library's DPoP support: openid-client 6 (from the registry) signs in
@@ -14,47 +15,6 @@ vi.setConfig({ testTimeout: 60_000 });
 
 const DEMO = { email: 'demo.de@example.com', password: 'Demo-2026!' };
 const REALM = '/auth/realms/customer';
-
-/** Follows an authorization URL like a browser, fills in the sign-in form, until the redirect URI. */
-async function signInThroughForm(origin: string, authorizationUrl: URL, redirectUri: string): Promise<URL> {
-  const jar = new Map<string, string>();
-  const go = async (url: string | URL, init: RequestInit = {}) => {
-    const res = await fetch(new URL(url, origin), {
-      ...init,
-      redirect: 'manual',
-      headers: {
-        ...(init.headers as Record<string, string>),
-        cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; '),
-      },
-    });
-    for (const line of res.headers.getSetCookie()) {
-      const [pair] = line.split(';');
-      const [name, ...value] = pair!.split('=');
-      jar.set(name!.trim(), value.join('='));
-    }
-    return res;
-  };
-  let res = await go(authorizationUrl);
-  for (let hops = 0; hops < 10; hops++) {
-    if (res.status === 200) {
-      const html = await res.text();
-      const action = /<form method="post" action="([^"]+)"/.exec(html)?.[1]?.replaceAll('&amp;', '&');
-      if (!action) throw new Error(`no sign-in form: ${html.slice(0, 200)}`);
-      res = await go(action, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams(DEMO).toString(),
-      });
-      continue;
-    }
-    const location = res.headers.get('location');
-    if (!location) throw new Error(`sign-in stopped at ${res.status}: ${await res.text()}`);
-    const url = new URL(location, origin);
-    if (url.href.startsWith(redirectUri)) return url;
-    res = await go(url);
-  }
-  throw new Error('too many redirects');
-}
 
 for (const requireNonce of [false, true]) {
   describe(`openid-client 6 with DPoP${requireNonce ? ', nonce required' : ''}`, () => {
@@ -90,7 +50,7 @@ for (const requireNonce of [false, true]) {
         code_challenge_method: 'S256',
         state,
       });
-      const callback = await signInThroughForm(origin, url, redirectUri);
+      const callback = await signInThroughForm(origin, url, redirectUri, DEMO);
       const tokens = await client.authorizationCodeGrant(
         config,
         callback,

@@ -7,6 +7,7 @@ import * as oauth from 'oauth4webapi';
 import * as client from 'openid-client';
 import { apiPaths } from '@roadpass/contracts';
 import { createTestDatabase, testDbTarget, type TestDatabase } from './testing/test-database.js';
+import { signInThroughForm } from './testing/form-sign-in.js';
 import { freePort, SERVICE_SECRET, startServer, type ServerProcess } from './testing/server-process.js';
 
 // The realm with real OAuth/OIDC client libraries (docs/keycloak-clients.md): oauth4webapi and
@@ -68,53 +69,6 @@ afterAll(async () => {
   for (const cleanup of cleanups) await cleanup();
 });
 
-/**
- * Follows an authorization URL like a browser: the realm's sign-in form filled in and sent, redirects
- * followed with the cookies, until the redirect to `redirectUri`, which is returned.
- */
-async function signInThroughForm(
-  authorizationUrl: URL,
-  redirectUri: string,
-  jar = new Map<string, string>(),
-): Promise<URL> {
-  const go = async (url: string | URL, init: RequestInit = {}) => {
-    const res = await fetch(new URL(url, origin), {
-      ...init,
-      redirect: 'manual',
-      headers: {
-        ...(init.headers as Record<string, string>),
-        cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; '),
-      },
-    });
-    for (const line of res.headers.getSetCookie()) {
-      const [pair] = line.split(';');
-      const [name, ...value] = pair!.split('=');
-      jar.set(name!.trim(), value.join('='));
-    }
-    return res;
-  };
-  let res = await go(authorizationUrl);
-  for (let hops = 0; hops < 10; hops++) {
-    if (res.status === 200) {
-      const html = await res.text();
-      const action = /<form method="post" action="([^"]+)"/.exec(html)?.[1]?.replaceAll('&amp;', '&');
-      if (!action) throw new Error(`no sign-in form: ${html.slice(0, 200)}`);
-      res = await go(action, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams(DEMO).toString(),
-      });
-      continue;
-    }
-    const location = res.headers.get('location');
-    if (!location) throw new Error(`sign-in stopped at ${res.status}: ${await res.text()}`);
-    const url = new URL(location, origin);
-    if (url.href.startsWith(redirectUri)) return url;
-    res = await go(url);
-  }
-  throw new Error('too many redirects');
-}
-
 describe('oauth4webapi', () => {
   const insecure = { [oauth.allowInsecureRequests]: true };
   const portal: oauth.Client = { client_id: CLIENT_ID };
@@ -156,7 +110,7 @@ describe('oauth4webapi', () => {
       state,
       nonce,
     }).toString();
-    const callback = await signInThroughForm(url, redirectUri);
+    const callback = await signInThroughForm(origin, url, redirectUri, DEMO);
     const params = oauth.validateAuthResponse(as, portal, callback, state);
     const tokens = await oauth.processAuthorizationCodeResponse(
       as,
@@ -276,7 +230,7 @@ describe('openid-client', () => {
       state,
     });
     const jar = new Map<string, string>();
-    const callback = await signInThroughForm(url, redirectUri, jar);
+    const callback = await signInThroughForm(origin, url, redirectUri, DEMO, jar);
     const tokens = await client.authorizationCodeGrant(config, callback, {
       pkceCodeVerifier: verifier,
       expectedState: state,
@@ -332,7 +286,7 @@ describe('openid-client', () => {
     const jar = new Map<string, string>();
     const refreshed = await client.authorizationCodeGrant(
       config,
-      await signInThroughForm(url, redirectUri, jar),
+      await signInThroughForm(origin, url, redirectUri, DEMO, jar),
       { pkceCodeVerifier: verifier, expectedState: state },
     );
     const claims = refreshed.claims()!;
