@@ -104,8 +104,14 @@ async function openClient(page: Page, query = ''): Promise<boolean> {
 async function ready(page: Page): Promise<boolean> {
   for (let attempt = 0; ; attempt++) {
     try {
-      await page.waitForFunction(() => (window as unknown as KeycloakWindow).ready !== undefined);
-      return await page.evaluate(() => (window as unknown as KeycloakWindow).ready);
+      // Waited for and read in one call within one document: a page that navigates in between
+      // (check-sso going to the realm and back) throws here and is read again, instead of answering
+      // for the next document, where it is not set yet.
+      return await page.evaluate(async () => {
+        const client = window as unknown as KeycloakWindow;
+        while (client.ready === undefined) await new Promise((resolve) => setTimeout(resolve, 50));
+        return client.ready;
+      });
     } catch (error) {
       if (attempt > 3 || !/context was destroyed|navigat/i.test(String(error))) throw error;
       await page.waitForLoadState();
