@@ -79,6 +79,39 @@ export function createRecoveryService(options: RecoveryOptions) {
     return token;
   }
 
+  /**
+   * A reset token when the customer asked fewer than RESETS_PER_ACCOUNT_PER_HOUR times in the last hour,
+   * else undefined. Counting and issuing hold the customer's row, so requests arriving together cannot
+   * all read the same count and all send (the limit held 3 of 3 only one at a time).
+   */
+  async function issueResetWithinLimit(customerId: string): Promise<string | undefined> {
+    return db.transaction().execute(async (tx) => {
+      await tx.selectFrom('customers').select('id').where('id', '=', customerId).forUpdate().execute();
+      const since = new Date(now().getTime() - 3600 * 1000);
+      const { count } = await tx
+        .selectFrom('recovery_tokens')
+        .select(sql<string>`count(*)`.as('count'))
+        .where('customer_id', '=', customerId)
+        .where('purpose', '=', 'reset')
+        .where('created_at', '>', since)
+        .executeTakeFirstOrThrow();
+      if (Number(count) >= RESETS_PER_ACCOUNT_PER_HOUR) return undefined;
+      const token = newToken();
+      const at = now();
+      await tx
+        .insertInto('recovery_tokens')
+        .values({
+          token_hash: hashToken(token),
+          customer_id: customerId,
+          purpose: 'reset',
+          created_at: at,
+          expires_at: new Date(at.getTime() + RESET_TTL_SECONDS * 1000),
+        })
+        .execute();
+      return token;
+    });
+  }
+
   /** The customer of a token that still works for `purpose` (not used, not expired); nothing changes. */
   async function holderOf(token: string, purpose: RecoveryPurpose): Promise<Customer | undefined> {
     if (!isTokenShaped(token)) return undefined;
@@ -127,19 +160,11 @@ export function createRecoveryService(options: RecoveryOptions) {
     async requestReset(email: string): Promise<void> {
       const customer = await customers.findByEmail(email.trim());
       if (!customer) return;
-      const since = new Date(now().getTime() - 3600 * 1000);
-      const { count } = await db
-        .selectFrom('recovery_tokens')
-        .select(sql<string>`count(*)`.as('count'))
-        .where('customer_id', '=', customer.id)
-        .where('purpose', '=', 'reset')
-        .where('created_at', '>', since)
-        .executeTakeFirstOrThrow();
-      if (Number(count) >= RESETS_PER_ACCOUNT_PER_HOUR) {
+      const token = await issueResetWithinLimit(customer.id);
+      if (!token) {
         log.info('password reset not sent: account over its hourly limit');
         return;
       }
-      const token = await issue(customer.id, 'reset', RESET_TTL_SECONDS);
       const values = {
         name: customer.first_name,
         link: links.reset(token, customer.language),
