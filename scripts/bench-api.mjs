@@ -69,8 +69,8 @@ try {
     ),
   );
   // DPoP (decision 0044): the same call with a DPoP-bound token and a new proof signed for every
-  // request, as a real client makes it (ES256, node:crypto in this process; the server refuses a
-  // proof seen before, so none can be made ahead).
+  // request, as a real client makes it (ES256, node:crypto in this process, signed as each request
+  // goes out).
   const statusUrl = `${baseUrl}/api/customer/cuda/customer/v2/login/own/status`;
   const dpopKey = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const dpopJwk = dpopKey.publicKey.export({ format: 'jwk' });
@@ -102,6 +102,27 @@ try {
     (tokenUrl) => ({ dpop: dpopProof('POST', tokenUrl) }),
   );
   if (boundType !== 'DPoP') throw new Error(`expected a DPoP-bound token, got ${boundType}`);
+  // The same, with the proofs signed before the run (each still new to the server, within its 300 s
+  // iat window): the server's own cost, without the load generator's signing on the same cores. A
+  // real client signs on its own device. Proofs left unused are thrown away; if they run out, the
+  // rest are signed during the run and counted.
+  const presignedCount = Number(process.env.BENCH_DPOP_PRESIGNED ?? duration * 20_000);
+  const presigned = Array.from({ length: presignedCount }, () => dpopProof('GET', statusUrl, boundToken));
+  let signedLate = 0;
+  const nextProof = () => presigned.pop() ?? (signedLate++, dpopProof('GET', statusUrl, boundToken));
+  results.push(
+    await measure(`login status, DPoP, proofs signed ahead (${storage})`, statusUrl, {}, duration, {
+      requests: [
+        {
+          setupRequest: (request) => ({
+            ...request,
+            headers: { ...request.headers, authorization: `DPoP ${boundToken}`, dpop: nextProof() },
+          }),
+        },
+      ],
+    }),
+  );
+  if (signedLate > 0) console.log(`(proofs signed ahead ran out: ${signedLate} signed during the run)`);
   results.push(
     await measure(`login status, DPoP, a new proof per request (${storage})`, statusUrl, {}, duration, {
       requests: [
@@ -151,10 +172,10 @@ try {
     console.log(`| ${r.title} | ${Math.round(r.rps)} | ${share} % | ${r.p50} | ${r.p99} |`);
   }
   const bearer = results.find((r) => r.title.startsWith('login status ('));
-  const dpop = results.find((r) => r.title.startsWith('login status, DPoP'));
-  console.log(
-    `\nDPoP login status: ${((dpop.rps / bearer.rps) * 100).toFixed(1)} % of the bearer rate (goal: at least 85 %)`,
-  );
+  for (const dpop of results.filter((r) => r.title.startsWith('login status, DPoP')))
+    console.log(
+      `\n${dpop.title}: ${((dpop.rps / bearer.rps) * 100).toFixed(1)} % of the bearer rate (goal: at least 85 %)`,
+    );
 } finally {
   app.kill();
   baseline.kill();

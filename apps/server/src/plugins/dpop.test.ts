@@ -170,6 +170,44 @@ describe('DPoP at the realm and the API', () => {
     }
   });
 
+  it('takes a proof sent several times at once only once', async () => {
+    const dpop = await proof(key, 'GET', statusUrl, { accessToken });
+    const answers = await Promise.all(
+      Array.from({ length: 4 }, () => call({ authorization: `DPoP ${accessToken}`, dpop })),
+    );
+    expect(answers.map((res) => res.statusCode).sort()).toEqual([200, 401, 401, 401]);
+  });
+
+  it('refuses a proof whose signature is not of the header key, or whose header holds a private key', async () => {
+    const signed = await proof(key, 'GET', statusUrl, { accessToken });
+    const [header, payload] = signed.split('.');
+    // The known key's header (its import is remembered) with another key's signature.
+    const other = await newKey();
+    const forged = `${header}.${payload}.${(await proof(other, 'GET', statusUrl, { accessToken })).split('.')[2]}`;
+    // The private key in the header, and no signature algorithm at all.
+    const { privateKey } = await generateKeyPair('ES256', { extractable: true });
+    const privateJwk = await exportJWK(privateKey);
+    const withPrivate = await new SignJWT({
+      htm: 'GET',
+      htu: statusUrl,
+      jti: randomUUID(),
+      iat: Math.floor(Date.now() / 1000),
+      ath: ath(accessToken),
+    })
+      .setProtectedHeader({ alg: 'ES256', typ: 'dpop+jwt', jwk: privateJwk })
+      .sign(privateKey);
+    const unsigned = `${Buffer.from(JSON.stringify({ alg: 'none', typ: 'dpop+jwt', jwk: key.jwk })).toString('base64url')}.${payload}.`;
+    for (const [what, dpop] of [
+      ['forged', forged],
+      ['private', withPrivate],
+      ['none', unsigned],
+    ] as const) {
+      const res = await call({ authorization: `DPoP ${accessToken}`, dpop });
+      expect(res.statusCode, what).toBe(401);
+      expect(res.headers['www-authenticate'], what).toMatch(/error="invalid_dpop_proof"/);
+    }
+  });
+
   it('asks for a nonce when the proof is not recent, and takes the proof with it', async () => {
     const old = await proof(key, 'GET', statusUrl, {
       accessToken,
