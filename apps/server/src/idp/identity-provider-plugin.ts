@@ -141,10 +141,12 @@ export default fp<IdentityProviderOptions>(
     provider.use(keycloakTokenResponse(refreshTokens, protocolRoutes.token));
     provider.use(
       keycloakIntrospection(protocolRoutes.introspection, async (token) => {
-        const result = await app.checkCustomerToken(`Bearer ${token}`);
-        if (!result.ok) return undefined;
+        const result = await app.introspectCustomerToken(token);
+        if (!result) return undefined;
         const { claims } = result.identity;
         return {
+          // RFC 9449 §6.2: a DPoP-bound token is introspected as such, with the key it is bound to.
+          ...(result.jkt ? { token_type: 'DPoP', cnf: { jkt: result.jkt } } : { token_type: 'Bearer' }),
           sub: claims.sub,
           client_id: claims.client_id ?? claims.azp,
           scope: claims.scope,

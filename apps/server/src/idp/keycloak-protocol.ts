@@ -176,7 +176,7 @@ export function keycloakIntrospection(introspectionPath: string, introspect: Acc
     // The provider's policy: public clients learn nothing.
     if (!client || client.clientAuthMethod === 'none') return;
     const claims = await introspect(token);
-    if (claims) ctx.body = { ...claims, active: true, token_type: 'Bearer' };
+    if (claims) ctx.body = { ...claims, active: true };
   };
 }
 

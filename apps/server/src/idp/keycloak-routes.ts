@@ -4,6 +4,8 @@ import type { JWTPayload } from 'jose';
 import type { AppConfig } from '../config.js';
 import type { CustomerRepository } from '../modules/customers/index.js';
 import { bearerChallenge, PROTECTED_RESOURCE_METADATA_PATH } from '../plugins/bearer-challenge.js';
+import { customerTokenChallenge, type CustomerTokenCheck } from '../plugins/customer-auth.js';
+import { DPOP_ALGORITHMS } from '../plugins/dpop.js';
 import {
   iframePage,
   iframeScript,
@@ -59,14 +61,19 @@ export async function registerKeycloakRoutes(
   /** CORS for the app's origin (Keycloak's web origins of the client): keycloak-js calls these by fetch. */
   const allowAppOrigin = (request: FastifyRequest, reply: FastifyReply) => {
     if (request.headers.origin === appOrigin) {
-      reply.header('access-control-allow-origin', appOrigin).header('vary', 'Origin');
+      reply
+        .header('access-control-allow-origin', appOrigin)
+        .header('vary', 'Origin')
+        // The challenge and a DPoP nonce are for the script to read (RFC 9449 §8, §9).
+        .header('access-control-expose-headers', 'WWW-Authenticate, DPoP-Nonce');
     }
   };
   const preflight = async (request: FastifyRequest, reply: FastifyReply) => {
     allowAppOrigin(request, reply);
     return reply
       .header('access-control-allow-methods', 'GET, POST')
-      .header('access-control-allow-headers', 'Authorization, Content-Type, Accept')
+      // DPoP: a browser client sends its proof in the DPoP header (RFC 9449 §4.1).
+      .header('access-control-allow-headers', 'Authorization, Content-Type, Accept, DPoP')
       .header('access-control-max-age', '3600')
       .status(204)
       .send();
@@ -81,11 +88,8 @@ export async function registerKeycloakRoutes(
     request: FastifyRequest,
     reply: FastifyReply,
   ): Promise<{ customer: Customer; payload: JWTPayload } | undefined> {
-    const refuse = (error?: 'invalid_token', description?: string) => {
-      reply
-        .status(401)
-        .header('cache-control', 'no-store')
-        .header('www-authenticate', bearerChallenge(error ? { error, description } : {}));
+    const refuse = (result: CustomerTokenCheck & { ok: false }) => {
+      reply.status(401).header('cache-control', 'no-store').headers(customerTokenChallenge(result));
       return undefined;
     };
     // A DPoP-bound token comes with its proof, checked against this request (decision 0044).
@@ -94,10 +98,16 @@ export async function registerKeycloakRoutes(
       url: request.url,
       proof: request.headers.dpop,
     });
-    if (!result.ok) return refuse(result.error && 'invalid_token', result.description);
+    if (!result.ok) return refuse(result);
     const payload = result.identity.claims;
     const customer = await customers.findById(result.identity.customerId);
-    if (!customer) return refuse('invalid_token', 'The account of the access token no longer exists');
+    if (!customer)
+      return refuse({
+        ok: false,
+        error: 'invalid_token',
+        description: 'The account of the access token no longer exists',
+        ...(result.identity.claims.cnf ? { dpop: {} } : {}),
+      });
     return { customer, payload };
   }
 
@@ -185,6 +195,8 @@ export async function registerKeycloakRoutes(
       resource: `${config.publicUrl}/api`,
       authorization_servers: [issuer],
       bearer_methods_supported: ['header'],
+      // RFC 9728 §2: the API takes DPoP-bound tokens with proofs of these algorithms (decision 0044).
+      dpop_signing_alg_values_supported: [...DPOP_ALGORITHMS],
       scopes_supported: ['openid', 'profile', 'email'],
       resource_signing_alg_values_supported: ['RS256'],
     }),

@@ -34,9 +34,11 @@ describe('bearer authentication of the API', () => {
   it('challenges a call without a token (RFC 6750), not cached', async () => {
     const res = await t.app.inject({ url: apiPaths.loginStatus });
     expect(res.statusCode).toBe(401);
-    expect(res.headers['www-authenticate']).toBe(
+    // Both schemes the API takes (RFC 9449 §7.1), Bearer first.
+    expect(res.headers['www-authenticate']).toEqual([
       `Bearer realm="roadpass", resource_metadata="${t.config.publicUrl}/.well-known/oauth-protected-resource/api"`,
-    );
+      'DPoP realm="roadpass", algs="ES256 EdDSA Ed25519"',
+    ]);
     expect(res.headers['cache-control']).toBe('no-store');
     expect(res.json()).toMatchObject({ status: 401, code: 'unauthorized' });
   });

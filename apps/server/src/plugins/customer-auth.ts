@@ -144,7 +144,34 @@ declare module 'fastify' {
      * account endpoints use it.
      */
     checkCustomerToken(header: string | undefined, dpop?: DpopContext): Promise<CustomerTokenCheck>;
+    /**
+     * Token introspection (RFC 7662) for a confidential client: the identity of an access token that
+     * is valid and whose session lives, bearer or DPoP-bound alike (no proof: the caller is not the
+     * token's holder), with the key it is bound to; undefined otherwise.
+     */
+    introspectCustomerToken(token: string): Promise<{ identity: CustomerIdentity; jkt?: string } | undefined>;
   }
+}
+
+/**
+ * The headers of a refusal of a customer token: the challenge of the scheme concerned (RFC 6750 §3,
+ * RFC 9449 §7.1) and a DPoP nonce when one is asked for. A request without credentials gets both
+ * challenges, Bearer and DPoP, since the API takes either (RFC 9449 §7.1).
+ */
+export function customerTokenChallenge(
+  result: CustomerTokenCheck & { ok: false },
+  resourceMetadata?: string,
+): { 'www-authenticate': string | string[]; 'dpop-nonce'?: string } {
+  const { error, description } = result;
+  if (result.dpop) {
+    const challenge = dpopChallenge({ error, description, algs: DPOP_ALGORITHMS });
+    return result.dpop.nonce
+      ? { 'www-authenticate': challenge, 'dpop-nonce': result.dpop.nonce }
+      : { 'www-authenticate': challenge };
+  }
+  const bearer = bearerChallenge({ error: error as 'invalid_token' | undefined, description, resourceMetadata });
+  if (error) return { 'www-authenticate': bearer };
+  return { 'www-authenticate': [bearer, dpopChallenge({ algs: DPOP_ALGORITHMS })] };
 }
 
 /**
@@ -256,19 +283,26 @@ export default fp<{ config: AppConfig }>(
     }
     app.decorate('checkCustomerToken', checkCustomerToken);
 
-    const refuse = (reply: FastifyReply, error?: 'invalid_token', description?: string): never => {
-      reply.header('www-authenticate', bearerChallenge({ error, description, resourceMetadata }));
-      throw ApiError.unauthorized(description);
-    };
+    app.decorate('introspectCustomerToken', async (token: string) => {
+      if (readAuthorization(`Bearer ${token}`).kind !== 'bearer') return undefined;
+      let payload: JWTPayload;
+      try {
+        payload = await verified(token);
+      } catch {
+        return undefined;
+      }
+      const identity = identityOf(payload);
+      if (await sessionEnded(sessionState, identity)) return undefined;
+      const jkt = boundKeyOf(payload);
+      return jkt === undefined ? { identity } : { identity, jkt };
+    });
+
     const refuseCheck = (reply: FastifyReply, result: CustomerTokenCheck & { ok: false }): never => {
-      if (!result.dpop) return refuse(reply, result.error as 'invalid_token' | undefined, result.description);
-      reply.header(
-        'www-authenticate',
-        dpopChallenge({ error: result.error, description: result.description, algs: DPOP_ALGORITHMS }),
-      );
-      if (result.dpop.nonce) reply.header('dpop-nonce', result.dpop.nonce);
+      reply.headers(customerTokenChallenge(result, resourceMetadata));
       throw ApiError.unauthorized(result.description);
     };
+    const refuse = (reply: FastifyReply, error?: 'invalid_token', description?: string): never =>
+      refuseCheck(reply, { ok: false, error, description });
 
     app.addHook('onRequest', async (request, reply) => {
       if (!request.url.startsWith('/api/') || request.routeOptions.config.public) return;

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { calculateJwkThumbprint, decodeJwt, exportJWK, generateKeyPair, SignJWT, type JWK } from 'jose';
 import { apiPaths } from '@roadpass/contracts';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
+import { serviceClientSecret } from '../modules/loyalty/index.js';
 import {
   browse,
   followToCallback,
@@ -206,6 +207,60 @@ describe('DPoP at the realm and the API', () => {
       expect(res.statusCode, what).toBe(401);
       expect(res.headers['www-authenticate'], what).toMatch(/error="invalid_dpop_proof"/);
     }
+  });
+
+  it('introspects the bound token as DPoP with its key, for a confidential client', async () => {
+    const secret = (await serviceClientSecret(t.db, t.config)) ?? '';
+    const res = await t.app.inject({
+      method: 'POST',
+      url: pathOf(`${t.app.identityProvider.issuer}/protocol/openid-connect/token/introspect`),
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        authorization: `Basic ${Buffer.from(`${t.config.loyaltyClientId}:${secret}`).toString('base64')}`,
+      },
+      payload: new URLSearchParams({ token: accessToken, token_type_hint: 'access_token' }).toString(),
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({
+      active: true,
+      token_type: 'DPoP',
+      cnf: { jkt: key.jkt },
+      sub: decodeJwt(accessToken).sub,
+    });
+  });
+
+  it('offers both schemes to a call without credentials, and UserInfo challenges a DPoP call as DPoP', async () => {
+    const bare = await call({});
+    expect(bare.statusCode).toBe(401);
+    expect(bare.headers['www-authenticate']).toEqual([
+      `Bearer realm="roadpass", resource_metadata="${t.config.publicUrl}/.well-known/oauth-protected-resource/api"`,
+      'DPoP realm="roadpass", algs="ES256 EdDSA Ed25519"',
+    ]);
+    const userinfo = `${t.app.identityProvider.issuer}/protocol/openid-connect/userinfo`;
+    const withoutProof = await call({ authorization: `DPoP ${accessToken}` }, pathOf(userinfo));
+    expect(withoutProof.statusCode).toBe(401);
+    expect(withoutProof.headers['www-authenticate']).toMatch(
+      /^DPoP realm="roadpass", error="invalid_dpop_proof"/,
+    );
+    const withProof = await call(
+      { authorization: `DPoP ${accessToken}`, dpop: await proof(key, 'GET', userinfo, { accessToken }) },
+      pathOf(userinfo),
+    );
+    expect(withProof.statusCode, withProof.body).toBe(200);
+    // A browser script of the app's origin may send its proof to UserInfo and read the answer's challenge.
+    const preflight = await t.app.inject({
+      method: 'OPTIONS',
+      url: pathOf(userinfo),
+      headers: {
+        origin: new URL(t.config.publicUrl).origin,
+        'access-control-request-headers': 'authorization,dpop',
+      },
+    });
+    expect(preflight.headers['access-control-allow-headers']).toMatch(/\bDPoP\b/);
+    const metadata = await t.app.inject({ url: '/.well-known/oauth-protected-resource/api' });
+    expect(metadata.json()).toMatchObject({
+      dpop_signing_alg_values_supported: ['ES256', 'EdDSA', 'Ed25519'],
+    });
   });
 
   it('asks for a nonce when the proof is not recent, and takes the proof with it', async () => {
