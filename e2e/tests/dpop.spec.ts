@@ -66,4 +66,28 @@ test('the app binds its tokens with DPoP; a copied token is refused', async ({ p
     return JSON.parse(sessionStorage.getItem(key)!) as { token_type: string };
   });
   expect(refresh.token_type).toBe('DPoP');
+
+  // Site data cleared in part (the key's IndexedDB, not the tab's session storage): the stored tokens
+  // are useless without the key, so the app signs in afresh (here silently: the realm's session is
+  // still there) with a new key instead of failing at start.
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Storage.clearDataForOrigin', {
+    origin: new URL(page.url()).origin,
+    storageTypes: 'indexeddb',
+  });
+  const refused: string[] = [];
+  page.on('response', (response) => {
+    if (response.status() >= 400) refused.push(`${response.status()} ${new URL(response.url()).pathname}`);
+  });
+  const grants: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().includes('/protocol/openid-connect/token') && request.method() === 'POST')
+      grants.push(new URLSearchParams(request.postData() ?? '').get('grant_type') ?? '');
+  });
+  await page.reload();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Lukas Gruber');
+  expect((await callAsTheApp(page, 'GET', apiPaths.loginStatus)).status).toBe(200);
+  // Straight to a new sign-in: the dead tokens were neither sent to the API nor refreshed.
+  expect(grants).toEqual(['authorization_code']);
+  expect(refused).toEqual([]);
 });

@@ -59,6 +59,10 @@ export const browserStartUpEnvironment: StartUpEnvironment = {
         if (!sign) throw new Error('The key of this browser session is missing');
         return sign(htm, url, token, nonce);
       },
+      hasProofKey: async () => {
+        const { apiProofSigner } = await import('@/lib/oidc/dpop');
+        return (await apiProofSigner(config.identityProvider.clientId)) !== undefined;
+      },
       http: services.http,
       // The sign-in page in the customer's language before we know them (issue 7: always en); what
       // the address and this device do not name, the identity provider chooses (issue 17).

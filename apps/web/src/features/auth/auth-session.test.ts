@@ -35,6 +35,7 @@ function setup(
   stored: User | null,
   fetch?: typeof globalThis.fetch,
   uiLocales: () => string | undefined = () => 'de',
+  hasProofKey?: () => Promise<boolean>,
 ) {
   const userManager = fakeUserManager(stored);
   const onTokenChange = vi.fn();
@@ -47,6 +48,7 @@ function setup(
     uiLocales,
     currentPath: () => '/DE/de/myaccount?x=1',
     origin: 'https://app.example.com',
+    ...(hasProofKey ? { hasProofKey, proofSigner: async () => 'proof' } : {}),
   });
   return { userManager, loadUserManager, http, onTokenChange, session };
 }
@@ -121,6 +123,36 @@ describe('auth session', () => {
     expect(loadUserManager).not.toHaveBeenCalled();
     session.preload();
     expect(loadUserManager).toHaveBeenCalledOnce();
+    session.stop();
+  });
+
+  it('signs in afresh when the key of a DPoP-bound stored session is gone (site data cleared in part)', async () => {
+    const { session, userManager, http } = setup(
+      fakeUser({ token_type: 'DPoP' }),
+      undefined,
+      undefined,
+      async () => false,
+    );
+
+    await expect(session.ensureSignedIn()).resolves.toBe('redirecting');
+
+    expect(userManager.removeUser).toHaveBeenCalledOnce();
+    expect(userManager.signinRedirect).toHaveBeenCalledOnce();
+    expect(http.getToken()).toBeNull();
+  });
+
+  it('keeps a DPoP-bound stored session whose key is there', async () => {
+    const { session, userManager, http } = setup(
+      fakeUser({ token_type: 'DPoP' }),
+      undefined,
+      undefined,
+      async () => true,
+    );
+
+    await expect(session.ensureSignedIn()).resolves.toBe('signed-in');
+
+    expect(userManager.signinRedirect).not.toHaveBeenCalled();
+    expect(http.getToken()).toBe('at-1');
     session.stop();
   });
 

@@ -47,6 +47,11 @@ export interface AuthSessionOptions {
   uiLocales: () => string | undefined;
   /** Signs the API calls' DPoP proofs with the browser's key, for DPoP-bound tokens (decision 0044). */
   proofSigner?: ProofSigner;
+  /**
+   * Whether the browser still holds the key a DPoP-bound session was made with. Site data cleared in
+   * part (IndexedDB, not the tab's session storage) leaves tokens that nothing can sign for.
+   */
+  hasProofKey?: () => Promise<boolean>;
   /** Where to come back to after a sign-in; the current address by default. */
   currentPath?: () => string;
   origin?: string;
@@ -117,6 +122,12 @@ export function createAuthSession(options: AuthSessionOptions): AuthSession {
     async ensureSignedIn() {
       const stored = options.readStoredSession();
       if (!stored || (hasExpired(stored) && !stored.refresh_token)) {
+        await signInRedirect();
+        return 'redirecting';
+      }
+      if (/^dpop$/i.test(stored.token_type ?? '') && options.hasProofKey && !(await options.hasProofKey())) {
+        // Tokens bound to a key that is gone are useless: a fresh sign-in makes a new key.
+        await (await userManager()).removeUser();
         await signInRedirect();
         return 'redirecting';
       }
