@@ -63,6 +63,7 @@ const flowsAtPhoneSize = [
   '**/security-flows.spec.ts',
   '**/account-data-download.spec.ts',
   '**/account-close.spec.ts',
+  '**/step-up.spec.ts',
 ];
 
 export default defineConfig({

@@ -174,7 +174,7 @@ const envSchema = Type.Object({
   }),
   REFRESH_TOKEN_TTL_SECONDS: integer(60, 30 * 86_400, 8 * 3600, { description: 'refresh token lifetime' }),
   SESSION_TTL_SECONDS: integer(60, 30 * 86_400, 8 * 3600, { description: 'sign-in session lifetime' }),
-  RECENT_SIGN_IN_SECONDS: integer(60, 86_400, 600, {
+  RECENT_SIGN_IN_SECONDS: integer(10, 86_400, 600, {
     description:
       'how recent a sign-in must be for sensitive changes (e-mail, mobile, password, passkeys, data download, closing the account)',
   }),
