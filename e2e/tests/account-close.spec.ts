@@ -66,7 +66,8 @@ test('a blocker reported by the rental system stops closing the account and says
       const alert = page.getByRole('alert');
       await expect(alert.getByRole('heading', { name: t['close-blocked-title'] })).toBeVisible();
       await expect(alert).toContainText(
-        fill(t['close-blocker-unpaid_invoice'], { country: 'DK', reference: 'INV-E2E-1' }),
+        // The country by its name in the customer's language (Danish: "Danmark"), not its code.
+        fill(t['close-blocker-unpaid_invoice'], { country: 'Danmark', reference: 'INV-E2E-1' }),
       );
       await expect(alert).toContainText(t['close-blocked-where']!);
       await expect(page.getByRole('button', { name: t['close-ask'] })).toHaveCount(0);

@@ -5,6 +5,7 @@ import { ConfirmDialog } from '@/components/confirm-dialog';
 import { Spinner } from '@/components/spinner';
 import { hasErrorCode, useHttp } from '@/lib/http';
 import { needsRecentSignIn, useStepUpAction } from '@/lib/forms/step-up';
+import { countryName } from '@/lib/i18n/locale';
 import { useTranslation } from '@/lib/i18n/use-translation';
 import { askDeletion, deletionQuery, keepAccount } from '../api/data-rights';
 import { dataRightsKeys } from '../api/query-keys';
@@ -47,7 +48,11 @@ export function DeletionScheduled({ scheduledFor }: { scheduledFor: string }) {
 
 /** The close-account page: what happens, what stops it, and the request itself. */
 export function CloseAccount() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const countryOf = (legalEntityId: number) => {
+    const iso = legalEntityById(legalEntityId)?.isoCountry;
+    return iso ? countryName(iso, i18n.language) : String(legalEntityId);
+  };
   const http = useHttp();
   const queryClient = useQueryClient();
   const status = useQuery(deletionQuery(http));
@@ -97,7 +102,9 @@ export function CloseAccount() {
               <li key={`${b.legalEntityId}-${b.kind}-${b.reference}`}>
                 {t(`close-blocker-${b.kind}`, {
                   reference: b.reference,
-                  country: legalEntityById(b.legalEntityId)?.isoCountry ?? String(b.legalEntityId),
+                  // The country's name in the reader's language, after a colon: "in {{country}}" would need
+                  // each language's article and case (en Hongrie, in Ungarn, a Magyarországon).
+                  country: countryOf(b.legalEntityId),
                 })}
               </li>
             ))}
