@@ -178,6 +178,10 @@ const envSchema = Type.Object({
     description:
       'how recent a sign-in must be for sensitive changes (e-mail, mobile, password, passkeys, data download, closing the account)',
   }),
+  DPOP_REQUIRED: boolean(false, {
+    description:
+      "the app's client gets DPoP-bound tokens only (RFC 9449 `dpop_bound_access_tokens`): token requests without a proof are refused; only once the native apps send proofs (docs/native-bridge.md#dpop)",
+  }),
   DPOP_REQUIRE_NONCE: boolean(false, {
     description:
       'DPoP proofs (RFC 9449) must carry a server nonce at the token endpoint and the API (`use_dpop_nonce` otherwise); else a recent `iat` does',

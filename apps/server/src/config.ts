@@ -66,6 +66,8 @@ export interface AppConfig {
   /** Step-up: a sensitive change needs a sign-in within these seconds (docs/product/security.md#step-up). */
   recentSignInSeconds: number;
   /** DPoP proofs must carry a server nonce (decision 0044, RFC 9449 §8 and §9). */
+  /** The app's client must bind its tokens (DPoP); bearer tokens are no longer issued to it. */
+  dpopRequired: boolean;
   dpopRequireNonce: boolean;
   /** Days between asking to close the account and the erasure (docs/product/data-rights.md#close-my-account). */
   deletionGraceDays: number;
@@ -332,6 +334,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     refreshTokenTtlSeconds: settings.REFRESH_TOKEN_TTL_SECONDS,
     sessionTtlSeconds: settings.SESSION_TTL_SECONDS,
     recentSignInSeconds: settings.RECENT_SIGN_IN_SECONDS,
+    dpopRequired: settings.DPOP_REQUIRED,
     dpopRequireNonce: settings.DPOP_REQUIRE_NONCE,
     deletionGraceDays: settings.DELETION_GRACE_DAYS,
     dataRightsIntervalSeconds: settings.DATA_RIGHTS_INTERVAL_SECONDS,

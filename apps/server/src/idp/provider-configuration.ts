@@ -131,6 +131,8 @@ export function createProvider(deps: ProviderDependencies): Provider {
       ...(config.env === 'production' ? [] : [`${config.publicUrl}${appPaths.devWebviewHost}`]),
     ],
     post_logout_redirect_uris: [`${config.publicUrl}/`],
+    // RFC 9449 §5.2: with DPOP_REQUIRED every token of this client is bound to a key (decision 0044).
+    dpop_bound_access_tokens: config.dpopRequired,
     scope: FIRST_PARTY_SCOPE,
     id_token_signed_response_alg: SIGNING_ALG,
   };

@@ -377,6 +377,26 @@ describe('DPoP with DPOP_REQUIRE_NONCE', () => {
   });
 });
 
+describe('DPoP with DPOP_REQUIRED', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ dpopRequired: true });
+  });
+  afterAll(() => t?.close());
+
+  it("refuses the app client's code exchange without a proof, and binds it with one", async () => {
+    const without = await signInWithDpop(t.app, undefined);
+    expect(without.statusCode).toBe(400);
+    // oidc-provider says why only in its log ("DPoP proof JWT not provided"); the same exchange
+    // without the setting gets bearer tokens (the first suite).
+    expect(without.json()).toMatchObject({ error: 'invalid_grant' });
+    const key = await newKey();
+    const bound = await signInWithDpop(t.app, key);
+    expect(bound.statusCode, bound.body).toBe(200);
+    expect(bound.json()).toMatchObject({ token_type: 'DPoP' });
+  });
+});
+
 describe('DPoP replay ids in Redis (REDIS_URL)', () => {
   let t: TestApp;
   let second: TestApp;
