@@ -1,18 +1,10 @@
 /**
- * Follows an authorization URL as a browser would over plain HTTP — redirects, cookies, the realm's
- * sign-in form filled with `credentials` — until the client's redirect URI, whose URL (with the code)
- * it answers, for a real client library to finish the exchange. `jar` keeps the browser's cookies
- * across calls (the realm's session, for a later logout).
+ * A browser's cookie handling over plain HTTP, no redirects followed: what the realm's pages need
+ * (its session and interaction cookies).
  */
-export async function signInThroughForm(
-  origin: string,
-  authorizationUrl: URL,
-  redirectUri: string,
-  credentials: { email: string; password: string },
-  jar = new Map<string, string>(),
-): Promise<URL> {
-  const go = async (url: string | URL, init: RequestInit = {}) => {
-    const res = await fetch(new URL(url, origin), {
+export function cookieFetch(jar: Map<string, string>) {
+  return async (url: string | URL, init: RequestInit = {}): Promise<Response> => {
+    const res = await fetch(url, {
       ...init,
       redirect: 'manual',
       headers: {
@@ -27,6 +19,23 @@ export async function signInThroughForm(
     }
     return res;
   };
+}
+
+/**
+ * Follows an authorization URL as a browser would over plain HTTP — redirects, cookies, the realm's
+ * sign-in form filled with `credentials` — until the client's redirect URI, whose URL (with the code)
+ * it answers, for a real client library to finish the exchange. `jar` keeps the browser's cookies
+ * across calls (the realm's session, for a later logout).
+ */
+export async function signInThroughForm(
+  origin: string,
+  authorizationUrl: URL,
+  redirectUri: string,
+  credentials: { email: string; password: string },
+  jar = new Map<string, string>(),
+): Promise<URL> {
+  const browse = cookieFetch(jar);
+  const go = (url: string | URL, init: RequestInit = {}) => browse(new URL(url, origin), init);
   let res = await go(authorizationUrl);
   for (let hops = 0; hops < 10; hops++) {
     if (res.status === 200) {

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as oidc from 'openid-client';
 import { apiPaths, CSRF_HEADER } from '@roadpass/contracts';
 import { createTestDatabase, testDbTarget } from '../../testing/test-database.js';
+import { cookieFetch, signInThroughForm } from '../../testing/form-sign-in.js';
 import { freePort, startServer, type ServerProcess } from '../../testing/server-process.js';
 
 // Issue 18 §1 with a real OIDC client (openid-client 6) against built server processes: every way a
@@ -56,25 +57,11 @@ afterAll(async () => {
 
 /** A browser's cookie jar for the provider's pages. */
 class Browser {
-  private readonly jar = new Map<string, string>();
-  async go(url: string | URL, init: RequestInit = {}): Promise<Response> {
-    const res = await fetch(url, {
-      ...init,
-      redirect: 'manual',
-      headers: {
-        ...(init.headers as Record<string, string>),
-        cookie: [...this.jar].map(([k, v]) => `${k}=${v}`).join('; '),
-      },
-    });
-    for (const line of res.headers.getSetCookie()) {
-      const [name, ...value] = line.split(';')[0]!.split('=');
-      this.jar.set(name!.trim(), value.join('='));
-    }
-    return res;
-  }
+  readonly jar = new Map<string, string>();
+  readonly go = cookieFetch(this.jar);
 }
 
-/** Signs in as a browser would, the code exchanged by openid-client. */
+/** Signs in as a browser would (the realm's form), the code exchanged by openid-client. */
 async function signIn(): Promise<{ tokens: oidc.TokenEndpointResponse; browser: Browser }> {
   const browser = new Browser();
   const verifier = oidc.randomPKCECodeVerifier();
@@ -86,23 +73,14 @@ async function signIn(): Promise<{ tokens: oidc.TokenEndpointResponse; browser: 
     code_challenge_method: 'S256',
     state,
   });
-  let res = await browser.go(url);
-  let location = res.headers.get('location');
-  for (let hops = 0; hops < 10 && location && !location.startsWith(redirectUri); hops++) {
-    res = await browser.go(new URL(location, url));
-    if (res.status === 200) {
-      const action = /<form method="post" action="([^"]+)"/
-        .exec(await res.text())?.[1]
-        ?.replaceAll('&amp;', '&');
-      res = await browser.go(new URL(action!, url), {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ email: EMAIL, password: PASSWORD }).toString(),
-      });
-    }
-    location = res.headers.get('location');
-  }
-  const tokens = await oidc.authorizationCodeGrant(client, new URL(location!), {
+  const callback = await signInThroughForm(
+    url.origin,
+    url,
+    redirectUri,
+    { email: EMAIL, password: PASSWORD },
+    browser.jar,
+  );
+  const tokens = await oidc.authorizationCodeGrant(client, callback, {
     pkceCodeVerifier: verifier,
     expectedState: state,
   });
