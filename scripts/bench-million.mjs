@@ -211,7 +211,7 @@ function printReport() {
   const header = targets.map((t) => `${t.name} (${t.total}): rate, p50 / p99`);
   const ratio = targets.length > 1;
   console.log(
-    `\n${targets.map((t) => `${t.name}: ${t.total} customers, ${t.customers.length} measured`).join('; ')}; ` +
+    `\n${targets.map((t) => `${t.name}: ${t.total ?? '?'} customers, ${t.customers?.length ?? 0} measured`).join('; ')}; ` +
       `${CONNECTIONS} connections; each call on ${targets.map((t) => t.name).join(' and ')} one after the other.\n`,
   );
   console.log(
