@@ -2,9 +2,12 @@
 // npm run bench:generate: fills a PostgreSQL database of its own with a million customers for the
 // benchmarks of docs/performance.md#a-million-customers-issue-21 — 1 000 000 customers (loyalty
 // members in the eight countries), 50 000 000 ledger entries, 2 000 000 sign-in sessions.
-// Spread of the ledger: 100 customers with 10 000 entries each, everyone else 20–78 (about 49), over
-// the last two years, each lot expiring two years after it was earned (about a day's worth of lots
-// is due, as before a nightly expiry run).
+// Spread of the ledger: 100 customers with about 10 000 entries each, everyone else about 20–78
+// (about 49), over the last two years. Each lot expires 12 months after it was earned, as the
+// server's rule says (validityEnd of the loyalty module, imported from the build). The lots whose
+// 12 months were over before yesterday's nightly run already have their expiry entries, recorded at
+// that night's run, in ledger order among the rentals, and no points left: what is due is about a
+// day's worth, the lots that fell due since (as before tonight's run).
 // Rows are made here and streamed with COPY … FROM STDIN (pg-copy-streams); the ledger's indexes and
 // unique constraints are built once after the load, and foreign-key and change-notice triggers are
 // skipped while loading (session_replication_role = replica: the rows are consistent by construction).
@@ -43,6 +46,7 @@ await admin.end();
 const { openDatabase } = await import(path.join(root, 'apps/server/dist/db/database.js'));
 const { migrateToLatest } = await import(path.join(root, 'apps/server/dist/db/migrate.js'));
 const { seedReferenceData } = await import(path.join(root, 'apps/server/dist/db/seed.js'));
+const { validityEnd } = await import(path.join(root, 'apps/server/dist/modules/loyalty/loyalty-rules.js'));
 const kysely = await openDatabase({ databaseUrl: url.href, dataDir: '', poolSize: 2 });
 await migrateToLatest(kysely);
 await seedReferenceData(kysely);
@@ -159,23 +163,15 @@ await copy('customer_consents', ['customer_id', 'slug', 'legal_entity_id', 'gran
   }
 });
 
-// Entries per customer: the first HEAVY customers 10 000, the others 20–78 (about 49 on average),
-// five to fifty points each.
+// Entries per customer (rentals and the expiry entries of those that expired): the first HEAVY
+// customers about 10 000, the others about 20–78 (about 49 on average), five to fifty points each.
 const counts = new Uint16Array(CUSTOMERS);
 for (let k = 0; k < CUSTOMERS; k++) counts[k] = k < HEAVY ? 10_000 : 20 + Math.floor(random() * 59);
 const pointsOf = (k, s) => 5 + ((k * 31 + s * 17) % 46);
-await copy('loyalty_accounts', ['customer_id', 'balance', 'tier', 'event_count', 'updated_at'], function* () {
-  const at = new Date(now).toISOString();
-  for (let i = 0; i < CUSTOMERS; i += 10_000) {
-    const batch = [];
-    for (let k = i; k < Math.min(CUSTOMERS, i + 10_000); k++) {
-      let balance = 0;
-      for (let s = 1; s <= counts[k]; s++) balance += pointsOf(k, s);
-      batch.push(`${ids[k]}\t${balance}\tsky-blue\t${counts[k]}\t${at}\n`);
-    }
-    yield batch;
-  }
-});
+// What the ledger's rows make of each account, summed while they are generated; the accounts are
+// copied after the ledger (no foreign-key check while loading).
+const balances = new Int32Array(CUSTOMERS);
+const eventCounts = new Uint16Array(CUSTOMERS);
 
 // The ledger: its indexes and unique constraints go before the load and come back after it, with
 // the same definitions read from the catalog, so the result is the migrated schema.
@@ -192,11 +188,24 @@ for (const c of constraints.filter((c) => c.def.startsWith('UNIQUE')))
   await db.query(`alter table loyalty_events drop constraint "${c.conname}"`);
 // The primary key stays only if something references it (the reminders table does): dropping it
 // would need CASCADE. Its index is then kept up row by row.
-// Each customer's entries: one every (two years / n), so the oldest lots are about to expire (a day's worth due).
+// Each customer's rentals: one every (two years / r), the first within one spacing of two years ago.
+// A lot expires 12 months after it was earned; the nightly job last ran a day ago (`lastRun`), at
+// that time of day every night before: a lot due by then was expired by the first run at or after
+// its expiry (an entry of type expiry recorded then, the lot's points left set to 0); a lot due
+// since is left due. About half the lots of two years are expired: r is chosen so that rentals and
+// expiry entries together make the customer's count.
 const SPAN = 730 * DAY;
+const lastRun = now - DAY;
+const expiredShare = (SPAN - 365.25 * DAY - DAY) / SPAN;
+// Rows get their ids here (COPY takes values for the identity column): an expiry entry's source id
+// names its lot's id (expiry:{id}, as the job writes it). The sequence is moved past them after.
+const { rows: lastId } = await db.query(`select coalesce(max(id), 0)::bigint as id from loyalty_events`);
+let nextId = BigInt(lastId[0].id) + 1n;
+const iso = (ms) => new Date(ms).toISOString();
 await copy(
   'loyalty_events',
   [
+    'id',
     'customer_id',
     'seq',
     'source_id',
@@ -212,19 +221,43 @@ await copy(
   function* () {
     let batch = [];
     for (let k = 0; k < CUSTOMERS; k++) {
-      const n = counts[k];
-      // The first lot expires somewhere in [now - 1 day, now - 1 day + spacing]: due for about
-      // one customer in fifteen (a nightly run's worth), the rest later.
-      const offset = random() * (SPAN / n);
-      const id = ids[k];
-      for (let s = 1; s <= n; s++) {
-        const occurred = now - SPAN - DAY + offset + ((s - 1) / n) * SPAN;
-        const at = new Date(occurred).toISOString();
-        const points = pointsOf(k, s);
+      const rentals = Math.max(1, Math.round(counts[k] / (1 + expiredShare)));
+      const spacing = SPAN / rentals;
+      const start = now - SPAN + random() * spacing;
+      const customer = ids[k];
+      let seq = 0;
+      let balance = 0;
+      /** Lots expired by a nightly run, oldest first, waiting (from `first` on) for their run's place in the ledger. */
+      const expiring = [];
+      let first = 0;
+      const waiting = () => first < expiring.length;
+      const writeExpiry = () => {
+        const lot = expiring[first++];
+        seq += 1;
         batch.push(
-          `${id}\t${s}\trental-${id.slice(0, 8)}-${s}\trental-completed\t${points}\t${at}\t${new Date(occurred + SPAN).toISOString()}\t${points}\t\tsky-blue\t${at}\n`,
+          `${nextId++}\t${customer}\t${seq}\texpiry:${lot.id}\texpiry\t${-lot.points}\t${iso(lot.expiresAt)}\t\\N\t0\t\tsky-blue\t${iso(lot.runAt)}\n`,
         );
+      };
+      for (let s = 1; s <= rentals; s++) {
+        const occurred = start + (s - 1) * spacing;
+        while (waiting() && expiring[first].runAt <= occurred) writeExpiry();
+        const expiresAt = validityEnd(new Date(occurred)).getTime();
+        const points = pointsOf(k, s);
+        const expired = expiresAt <= lastRun;
+        const id = nextId++;
+        seq += 1;
+        batch.push(
+          `${id}\t${customer}\t${seq}\trental-${customer.slice(0, 8)}-${s}\trental-completed\t${points}\t${iso(occurred)}\t${iso(expiresAt)}\t${expired ? 0 : points}\t\tsky-blue\t${iso(occurred)}\n`,
+        );
+        if (expired) {
+          // The first nightly run at or after the expiry.
+          const runAt = lastRun - Math.floor((lastRun - expiresAt) / DAY) * DAY;
+          expiring.push({ id, points, expiresAt, runAt });
+        } else balance += points;
       }
+      while (waiting()) writeExpiry();
+      balances[k] = balance;
+      eventCounts[k] = seq;
       if (batch.length >= 5000) {
         yield batch;
         batch = [];
@@ -233,31 +266,80 @@ await copy(
     if (batch.length) yield batch;
   },
 );
+await step(
+  'identity sequence past the ids given',
+  `select setval(pg_get_serial_sequence('loyalty_events', 'id'), (select max(id) from loyalty_events))`,
+);
+await copy('loyalty_accounts', ['customer_id', 'balance', 'tier', 'event_count', 'updated_at'], function* () {
+  const at = new Date(now).toISOString();
+  for (let i = 0; i < CUSTOMERS; i += 10_000) {
+    const batch = [];
+    for (let k = i; k < Math.min(CUSTOMERS, i + 10_000); k++)
+      batch.push(`${ids[k]}\t${balances[k]}\tsky-blue\t${eventCounts[k]}\t${at}\n`);
+    yield batch;
+  }
+});
 for (const c of constraints.filter((c) => c.def.startsWith('UNIQUE')))
   await step(`constraint ${c.conname}`, `alter table loyalty_events add constraint "${c.conname}" ${c.def}`);
 for (const i of indexes) await step(`index ${i.indexname}`, i.indexdef);
 
-// Sessions as oidc-provider stores them (kind Session, payload with accountId) and as the security
-// page lists them (session_devices), two per customer on average, some customers with none.
+// Sessions as oidc-provider stores them (kind Session, payload with accountId and the portal's
+// authorization holding the session id that access tokens carry as `sid`) and as the security page
+// lists them (session_devices, migration 0012: one row per such sid, written at sign-in by the
+// identity provider's grant.success), two per customer on average, some customers with none.
+// Signed in at some time in the last 7 hours, ending 8 hours after (SESSION_TTL_SECONDS' default).
+const sessionCustomers = new Int32Array(SESSIONS);
+const signedInAt = new Float64Array(SESSIONS);
+for (let s = 0; s < SESSIONS; s++) {
+  sessionCustomers[s] = Math.floor(random() * CUSTOMERS);
+  signedInAt[s] = Math.floor((now - random() * 7 * 3600_000) / 1000) * 1000;
+}
+const SESSION_MS = 8 * 3600_000;
 await copy(
   'oidc_model_instances',
   ['kind', 'id', 'payload', 'uid', 'expires_at', 'account_id'],
   function* () {
-    const exp = new Date(now + 8 * 3600_000).toISOString();
-    const loginTs = Math.floor(now / 1000);
     for (let i = 0; i < SESSIONS; i += 10_000) {
       const batch = [];
       for (let s = i; s < Math.min(SESSIONS, i + 10_000); s++) {
-        const id = ids[Math.floor(random() * CUSTOMERS)];
+        const id = ids[sessionCustomers[s]];
+        const loginTs = signedInAt[s] / 1000;
         const payload = JSON.stringify({
           accountId: id,
           uid: `gen-uid-${s}`,
           jti: `gen-${s}`,
           kind: 'Session',
           loginTs,
-          exp: loginTs + 8 * 3600,
+          authorizations: { 'portal-client': { sid: `gen-sid-${s}` } },
+          exp: loginTs + SESSION_MS / 1000,
         });
-        batch.push(`Session\tgen-${s}\t${payload}\tgen-uid-${s}\t${exp}\t${id}\n`);
+        batch.push(
+          `Session\tgen-${s}\t${payload}\tgen-uid-${s}\t${iso(signedInAt[s] + SESSION_MS)}\t${id}\n`,
+        );
+      }
+      yield batch;
+    }
+  },
+);
+// Devices and networks of the kind the security page describes (ua-parser-js, the place database).
+const userAgents = [
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1',
+  'Mozilla/5.0 (Linux; Android 15; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36',
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
+  'Mozilla/5.0 (Macintosh; Intel Mac OS X 14.7; rv:133.0) Gecko/20100101 Firefox/133.0',
+];
+await copy(
+  'session_devices',
+  ['sid', 'customer_id', 'user_agent', 'address', 'signed_in_at', 'last_active_at', 'expires_at'],
+  function* () {
+    for (let i = 0; i < SESSIONS; i += 10_000) {
+      const batch = [];
+      for (let s = i; s < Math.min(SESSIONS, i + 10_000); s++) {
+        const at = signedInAt[s];
+        const lastActive = at + ((s * 7919) % Math.max(1, now - at));
+        batch.push(
+          `gen-sid-${s}\t${ids[sessionCustomers[s]]}\t${userAgents[s % userAgents.length]}\t198.51.${s % 256}.${(s >> 8) % 256}\t${iso(at)}\t${iso(lastActive)}\t${iso(at + SESSION_MS)}\n`,
+        );
       }
       yield batch;
     }
@@ -268,6 +350,7 @@ await copy(
 for (const table of [
   'loyalty_events',
   'oidc_model_instances',
+  'session_devices',
   'customers',
   'loyalty_accounts',
   'customer_consents',

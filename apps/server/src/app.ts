@@ -6,6 +6,7 @@ import { Ajv } from 'ajv';
 import ajvFormats from 'ajv-formats';
 import type { AppConfig } from './config.js';
 import type { Db } from './db/database.js';
+import { untracedBackgroundJob } from './plugins/background-jobs.js';
 import antiForgery from './plugins/anti-forgery.js';
 import customerAuth from './plugins/customer-auth.js';
 import dpopPlugin from './plugins/dpop.js';
@@ -107,7 +108,9 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   await app.register(compression, { precompressedRoutes: webAppFileRoutes });
   await app.register(database, { config, ...(options.db ? { db: options.db } : {}) });
   // Traces only when an OTLP endpoint is set: otherwise not even the tracing code is loaded.
+  // Without them, background jobs run as they are (with them, each round is a span: tracing.ts).
   if (config.otelEndpoint) await app.register((await import('./plugins/tracing.js')).default, { config });
+  else app.decorate('backgroundJob', untracedBackgroundJob);
   await app.register(readCaches);
   // Health and metrics (before the rate limits and routes, so every request is measured).
   await app.register(operations, { config });

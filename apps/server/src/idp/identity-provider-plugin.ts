@@ -271,10 +271,11 @@ export default fp<IdentityProviderOptions>(
     const purgeTimer =
       config.messagesPurgeIntervalSeconds > 0
         ? startExpiryTimer(
-            async () => {
-              const deleted = await purgeSpentRecoveryLinks(db, new Date());
-              if (deleted > 0) log.info({ deleted }, 'spent recovery links purged');
-            },
+            () =>
+              app.backgroundJob('recovery-links-purge', async () => {
+                const deleted = await purgeSpentRecoveryLinks(db, new Date());
+                if (deleted > 0) log.info({ deleted }, 'spent recovery links purged');
+              }),
             config.messagesPurgeIntervalSeconds * 1000,
             (err) => log.error({ err }, 'recovery links purge failed'),
           )

@@ -96,4 +96,24 @@ describe('OpenTelemetry traces', { timeout: 60_000 }, () => {
     expect(servers.length).toBeGreaterThan(3);
     expect(new Set(servers.map((s) => attribute(s, 'roadpass.request_id'))).size).toBe(servers.length);
   });
+
+  it('sends a span of its own for each round of a background job, with its queries inside', async () => {
+    posts.length = 0;
+    // The loyalty expiry timer every second (off in tests by default): rounds of a background job.
+    const t = await createTestApp({ otelEndpoint: endpoint, loyaltyExpiryIntervalSeconds: 1 });
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+    } finally {
+      await t.close();
+    }
+    const all = spans();
+    const job = all.find((s) => s.name === 'job loyalty-expiry');
+    expect(job, 'a span for the expiry round').toBeDefined();
+    expect(job!.kind).toBe(1); // INTERNAL
+    expect(job!.parentSpanId ?? '').toBe(''); // a trace of its own
+    expect(attribute(job!, 'roadpass.job')).toBe('loyalty-expiry');
+    const queries = all.filter((s) => s.parentSpanId === job!.spanId);
+    expect(queries.length, 'the finder of customers with something due').toBeGreaterThan(0);
+    expect(queries.every((q) => q.kind === 3 && q.traceId === job!.traceId)).toBe(true);
+  });
 });

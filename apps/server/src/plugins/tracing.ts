@@ -17,6 +17,7 @@ import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import type { AppConfig } from '../config.js';
 import { databaseSource, observeQueries } from '../db/database.js';
+import type { BackgroundJobRunner } from './background-jobs.js';
 
 /**
  * The active trace context per request, in an AsyncLocalStorage. Unlike OpenTelemetry's own context
@@ -67,8 +68,9 @@ const MAX_SQL = 2_000;
 /**
  * OpenTelemetry traces (issue 21 §1; decision 0048), loaded by app.ts only when
  * OTEL_EXPORTER_OTLP_ENDPOINT is set: a server span per request (W3C `traceparent` from the caller
- * continues its trace) carrying the request id, route, method and status, and a client span per
- * database query inside it, sent in batches by OTLP/HTTP (JSON) to `<endpoint>/v1/traces`.
+ * continues its trace) carrying the request id, route, method and status, an internal span per round
+ * of a background job (`app.backgroundJob`, plugins/background-jobs.ts), and a client span per
+ * database query inside either, sent in batches by OTLP/HTTP (JSON) to `<endpoint>/v1/traces`.
  */
 export default fp<{ config: AppConfig }>(
   async (app, { config }) => {
@@ -153,6 +155,25 @@ export default fp<{ config: AppConfig }>(
       if (failed) span.setStatus({ code: SpanStatusCode.ERROR });
       span.end(endTime);
     });
+
+    // A background job's round: a trace of its own (no request started it), its queries inside.
+    const backgroundJob: BackgroundJobRunner = async (name, round) => {
+      const span = tracer.startSpan(`job ${name}`, {
+        kind: SpanKind.INTERNAL,
+        root: true,
+        attributes: { 'roadpass.job': name },
+      });
+      try {
+        return await contexts.with(trace.setSpan(ROOT_CONTEXT, span), round);
+      } catch (error) {
+        span.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error).message });
+        throw error;
+      } finally {
+        span.end();
+      }
+    };
+    app.decorate('backgroundJob', backgroundJob);
+
     app.addHook('onClose', async () => {
       stop();
       await provider.shutdown();

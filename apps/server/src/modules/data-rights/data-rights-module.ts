@@ -46,7 +46,8 @@ export const dataRightsModule: FastifyPluginAsync<{
       again = true;
       return;
     }
-    running = round()
+    running = app
+      .backgroundJob('data-rights', round)
       .catch((err: unknown) => log.error({ err }, 'data-rights round failed'))
       .finally(() => {
         running = undefined;

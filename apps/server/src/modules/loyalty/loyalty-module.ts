@@ -77,10 +77,11 @@ export const loyaltyModule: FastifyPluginAsync<{
   if (config.loyaltyExpiryIntervalSeconds > 0) {
     const log = app.log.child({ module: 'loyalty-expiry' });
     const timer = startExpiryTimer(
-      async () => {
-        const totals = await service.expireAll();
-        if (totals.customers > 0) log.info(totals, 'loyalty points and tiers expired');
-      },
+      () =>
+        app.backgroundJob('loyalty-expiry', async () => {
+          const totals = await service.expireAll();
+          if (totals.customers > 0) log.info(totals, 'loyalty points and tiers expired');
+        }),
       config.loyaltyExpiryIntervalSeconds * 1000,
       (err) => log.error({ err }, 'loyalty expiry run failed'),
     );
@@ -92,10 +93,11 @@ export const loyaltyModule: FastifyPluginAsync<{
   if (config.loyaltyReminderIntervalSeconds > 0) {
     const log = app.log.child({ module: 'loyalty-reminders' });
     const timer = startExpiryTimer(
-      async () => {
-        const totals = await reminders.run();
-        if (totals.emails > 0) log.info(totals, 'points expiry reminders written');
-      },
+      () =>
+        app.backgroundJob('loyalty-reminders', async () => {
+          const totals = await reminders.run();
+          if (totals.emails > 0) log.info(totals, 'points expiry reminders written');
+        }),
       config.loyaltyReminderIntervalSeconds * 1000,
       (err) => log.error({ err }, 'points reminder run failed'),
     );

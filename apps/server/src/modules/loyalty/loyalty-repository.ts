@@ -164,6 +164,27 @@ export function loyaltyQueries(db: Executor) {
       return { accounts: rows.map(toAccount), transactionTime: rows[0]?.transaction_time ?? new Date() };
     },
 
+    /**
+     * The expiry job's lock (decision 0045): of these customers' existing accounts, those no other
+     * transaction holds, locked until the transaction ends, in customer id order. Rows another
+     * transaction holds (a batch of events, a member's visit that expires, a second run of the job)
+     * are skipped instead of waited for, so a batch of hundreds of customers never queues behind one
+     * of them and two runs split the work; the job comes back to the skipped ones afterwards. Never
+     * waiting, it cannot deadlock with the batches that wait in the same order. The transaction's
+     * time is undefined when nothing was locked.
+     */
+    async lockFreeAccounts(
+      customerIds: readonly string[],
+    ): Promise<{ accounts: LoyaltyAccount[]; transactionTime: Date | undefined }> {
+      const { rows } = await sql<AccountRow & { transaction_time: Date }>`
+        select ${sql.join(accountColumns.map((c) => sql.ref(c)))}, now() as transaction_time
+        from loyalty_accounts
+        where customer_id = any(${[...new Set(customerIds)]}::uuid[])
+        order by customer_id
+        for update skip locked`.execute(db);
+      return { accounts: rows.map(toAccount), transactionTime: rows[0]?.transaction_time };
+    },
+
     /** The accounts' new state, in one statement. */
     async saveAccounts(accounts: readonly LoyaltyAccount[]): Promise<void> {
       if (accounts.length === 0) return;
@@ -294,6 +315,22 @@ export function loyaltyQueries(db: Executor) {
       const tierDue =
         account.tierExpirationDate !== null && account.tierExpirationDate.getTime() <= now.getTime();
       return { account, due: Boolean(row.lots_due) || tierDue };
+    },
+
+    /**
+     * Of these customers, those with lots or a tier due at `now`: the finder below on a few ids, by
+     * the open-lots index per customer and the accounts' primary key.
+     */
+    async dueAmong(customerIds: readonly string[], now: Date): Promise<string[]> {
+      if (customerIds.length === 0) return [];
+      const { rows } = await sql<{ customer_id: string }>`
+        select a.customer_id from loyalty_accounts a
+        where a.customer_id = any(${[...customerIds]}::uuid[])
+          and (a.tier_expiration_date <= ${now}
+            or exists (select 1 from loyalty_events e
+                       where e.customer_id = a.customer_id and e.remaining_points > 0 and e.expires_at <= ${now}))
+        order by a.customer_id`.execute(db);
+      return rows.map((r) => r.customer_id);
     },
 
     /** Everyone with lots or a tier due at `now`. */

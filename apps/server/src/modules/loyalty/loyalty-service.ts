@@ -73,6 +73,17 @@ export interface MemberState {
 const INSERT_CHUNK = 100;
 
 /**
+ * Customers per transaction of the expiry job (decision 0045): a few statements for all of them
+ * (lock, open lots, tier points, inserts of INSERT_CHUNK rows, remainders, accounts) instead of that
+ * many per customer, while the transaction stays short enough that a member's visit or a batch of
+ * events waiting for one of these customers' locks waits for one batch's statements at most.
+ */
+export const EXPIRY_BATCH_CUSTOMERS = 250;
+
+/** How a transaction takes its customers' account locks: wait in id order, or skip the rows others hold. */
+type LockMode = 'wait' | 'skip-locked';
+
+/**
  * The loyalty ledger's use cases: applying events, expiry, and what a member reads. Every change to
  * a customer's ledger happens in one transaction holding that customer's account row lock: a batch
  * locks all its customers' accounts, in customer id order, loads what it needs of their ledgers with
@@ -89,15 +100,22 @@ export function createLoyaltyService({ db, content, clock = systemClock, cache }
    * Locks the accounts of `customerIds` (created if missing) and loads what applying `events` to
    * them at `now` needs: the entries the events' source ids already have; open lots (those due at
    * `now`, and all of them for customers with negative events); and the points the tier counts, for
-   * customers whose tier is due or who may record an event.
+   * customers whose tier is due or who may record an event. With `skip-locked` (the expiry job) only
+   * existing accounts no other transaction holds are locked and loaded: the others are missing from
+   * the answer.
    */
   async function loadLedgers(
     q: LoyaltyQueries,
     customerIds: readonly string[],
     events: readonly LoyaltyEventInput[],
     now: Date,
+    lockMode: LockMode = 'wait',
   ): Promise<{ ledgers: Map<string, CustomerLedger>; recordedAt: Date }> {
-    const { accounts, transactionTime } = await q.lockAccounts(customerIds.map(customerKey));
+    const keys = customerIds.map(customerKey);
+    const locked = lockMode === 'wait' ? await q.lockAccounts(keys) : await q.lockFreeAccounts(keys);
+    const accounts = locked.accounts;
+    const transactionTime = locked.transactionTime ?? new Date();
+    if (accounts.length === 0) return { ledgers: new Map(), recordedAt: transactionTime };
     const ledgers = new Map<string, CustomerLedger>(
       accounts.map((account) => [
         account.customerId,
@@ -172,20 +190,74 @@ export function createLoyaltyService({ db, content, clock = systemClock, cache }
     await q.saveAccounts([...ledgers.values()].filter((l) => l.changed).map((l) => l.account));
   }
 
-  /** Expiry for one customer in its own transaction; safe to run anywhere, any number of times. */
-  async function expireNow(customerId: string, now: Date) {
-    return db
-      .transaction()
-      .execute(async (tx) => {
+  /**
+   * Expiry of what is due at `now` for these customers, in one transaction: the same in-memory step
+   * (LedgerBatch.expireDue) for each customer as for one, written with a few multi-row statements.
+   * Answers the customers whose locks were taken (with `skip-locked`, those others held are missing),
+   * each with their account after expiry and what was expired. Safe to run anywhere, any number of
+   * times: a lot's expiry entry has a source id of its own, and everything happens under the locks.
+   */
+  async function expireTogether(customerIds: readonly string[], now: Date, lockMode: LockMode) {
+    const done = new Map<string, { account: LoyaltyAccount; expiry: CustomerExpiry }>();
+    try {
+      await db.transaction().execute(async (tx) => {
         const q = loyaltyQueries(tx);
-        const { ledgers, recordedAt } = await loadLedgers(q, [customerId], [], now);
-        const ledger = ledgers.get(customerKey(customerId))!;
+        const { ledgers, recordedAt } = await loadLedgers(q, customerIds, [], now, lockMode);
         const batch = createLedgerBatch(now, content.tierRules, recordedAt);
-        const expiry = batch.expireDue(ledger);
+        const expiries = [...ledgers].map(([id, ledger]) => [id, batch.expireDue(ledger)] as const);
         await writeLedgers(q, batch, ledgers);
-        return { account: ledger.account, expiry };
-      })
-      .finally(() => changed(customerId));
+        for (const [id, expiry] of expiries) done.set(id, { account: ledgers.get(id)!.account, expiry });
+      });
+    } finally {
+      // Also after a failure: a cache must not keep what may have changed before it.
+      if (lockMode === 'wait') changed(customerIds);
+      else if (done.size > 0) changed([...done.keys()]);
+    }
+    return done;
+  }
+
+  /** Expiry for one customer in its own transaction: a batch of one. */
+  async function expireNow(customerId: string, now: Date) {
+    const done = await expireTogether([customerId], now, 'wait');
+    return done.get(customerKey(customerId))!;
+  }
+
+  /**
+   * Expiry for everyone with lots or a tier due at `now`, set-based (decision 0045): one statement
+   * finds them; then transactions of `batchSize` customers in customer id order, each skipping the
+   * customers another transaction holds; then those of the skipped that are still due (whoever held
+   * them may have expired them meanwhile), waiting for their locks.
+   */
+  async function expireAll(
+    now: Date = clock(),
+    { batchSize = EXPIRY_BATCH_CUSTOMERS }: { batchSize?: number } = {},
+  ): Promise<ExpiryTotals> {
+    const totals: ExpiryTotals = { customers: 0, lots: 0, points: 0, tiersRecomputed: 0, tiersLowered: 0 };
+    const add = (done: Map<string, { expiry: CustomerExpiry }>) => {
+      for (const { expiry } of done.values()) {
+        if (expiry.lots === 0 && !expiry.tierRecomputed) continue;
+        totals.customers += 1;
+        totals.lots += expiry.lots;
+        totals.points += expiry.points;
+        totals.tiersRecomputed += expiry.tierRecomputed ? 1 : 0;
+        totals.tiersLowered += expiry.tierLowered ? 1 : 0;
+      }
+    };
+    const inBatches = async (ids: readonly string[], lockMode: LockMode) => {
+      const skipped: string[] = [];
+      for (let i = 0; i < ids.length; i += batchSize) {
+        const chunk = ids.slice(i, i + batchSize);
+        const done = await expireTogether(chunk, now, lockMode);
+        add(done);
+        skipped.push(...chunk.filter((id) => !done.has(id)));
+      }
+      return skipped;
+    };
+    // Sorted as PostgreSQL orders uuids (their bytes, i.e. lower-case hex): each batch is one range.
+    const due = (await loyaltyQueries(db).customersWithDueWork(now)).map(customerKey).sort();
+    const skipped = await inBatches(due, 'skip-locked');
+    await inBatches(await loyaltyQueries(db).dueAmong(skipped, now), 'wait');
+    return totals;
   }
 
   /**
@@ -312,19 +384,11 @@ export function createLoyaltyService({ db, content, clock = systemClock, cache }
       return (await expireNow(customerId, now)).expiry;
     },
 
-    /** Expiry for everyone with lots or a tier due at `now` (operator command and timer). */
-    async expireAll(now: Date = clock()): Promise<ExpiryTotals> {
-      const totals: ExpiryTotals = { customers: 0, lots: 0, points: 0, tiersRecomputed: 0, tiersLowered: 0 };
-      for (const customerId of await loyaltyQueries(db).customersWithDueWork(now)) {
-        const { expiry } = await expireNow(customerId, now);
-        totals.customers += 1;
-        totals.lots += expiry.lots;
-        totals.points += expiry.points;
-        totals.tiersRecomputed += expiry.tierRecomputed ? 1 : 0;
-        totals.tiersLowered += expiry.tierLowered ? 1 : 0;
-      }
-      return totals;
-    },
+    /**
+     * Expiry for everyone with lots or a tier due at `now` (operator command and timer), a few hundred
+     * customers per transaction; `customers` counts those it changed.
+     */
+    expireAll,
 
     applyEvents,
 

@@ -13,11 +13,12 @@ export const messagesModule: FastifyPluginAsync<{ config: AppConfig }> = async (
   if (config.messagesPurgeIntervalSeconds > 0) {
     const log = app.log.child({ module: 'messages-purge' });
     const timer = startExpiryTimer(
-      async () => {
-        const counts = await purgeMessagingData(app.db, new Date(), config.outboxRetentionDays);
-        if (Object.values(counts).some((n) => n > 0))
-          log.info(counts, 'old messages and expired links purged');
-      },
+      () =>
+        app.backgroundJob('messages-purge', async () => {
+          const counts = await purgeMessagingData(app.db, new Date(), config.outboxRetentionDays);
+          if (Object.values(counts).some((n) => n > 0))
+            log.info(counts, 'old messages and expired links purged');
+        }),
       config.messagesPurgeIntervalSeconds * 1000,
       (err) => log.error({ err }, 'messages purge failed'),
     );

@@ -71,15 +71,16 @@ export const sessionsPlugin = fp<{ config: AppConfig }>(
 
     if (config.messagesPurgeIntervalSeconds > 0) {
       const timer = startExpiryTimer(
-        async () => {
-          const now = new Date();
-          // Run-out sessions become ended ones: this instance refuses them at once, others by NOTIFY.
-          const expired = await endExpiredSessions(app.db, now, ended.keepMs);
-          for (const sid of expired) ended.add(sid, now.getTime() + ended.keepMs);
-          const counts = await purgeSessionData(app.db, now, config.securityActivityRetentionDays);
-          if (expired.length || Object.values(counts).some((n) => n > 0))
-            log.info({ ...counts, expiredSessions: expired.length }, 'old sessions and activity purged');
-        },
+        () =>
+          app.backgroundJob('sessions-purge', async () => {
+            const now = new Date();
+            // Run-out sessions become ended ones: this instance refuses them at once, others by NOTIFY.
+            const expired = await endExpiredSessions(app.db, now, ended.keepMs);
+            for (const sid of expired) ended.add(sid, now.getTime() + ended.keepMs);
+            const counts = await purgeSessionData(app.db, now, config.securityActivityRetentionDays);
+            if (expired.length || Object.values(counts).some((n) => n > 0))
+              log.info({ ...counts, expiredSessions: expired.length }, 'old sessions and activity purged');
+          }),
         config.messagesPurgeIntervalSeconds * 1000,
         (err) => log.error({ err }, 'sessions purge failed'),
       );
