@@ -70,13 +70,15 @@ export async function registerKeycloakRoutes(
   };
   const preflight = async (request: FastifyRequest, reply: FastifyReply) => {
     allowAppOrigin(request, reply);
-    return reply
-      .header('access-control-allow-methods', 'GET, POST')
-      // DPoP: a browser client sends its proof in the DPoP header (RFC 9449 §4.1).
-      .header('access-control-allow-headers', 'Authorization, Content-Type, Accept, DPoP')
-      .header('access-control-max-age', '3600')
-      .status(204)
-      .send();
+    return (
+      reply
+        .header('access-control-allow-methods', 'GET, POST')
+        // DPoP: a browser client sends its proof in the DPoP header (RFC 9449 §4.1).
+        .header('access-control-allow-headers', 'Authorization, Content-Type, Accept, DPoP')
+        .header('access-control-max-age', '3600')
+        .status(204)
+        .send()
+    );
   };
 
   /**

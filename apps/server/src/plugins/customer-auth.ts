@@ -169,7 +169,11 @@ export function customerTokenChallenge(
       ? { 'www-authenticate': challenge, 'dpop-nonce': result.dpop.nonce }
       : { 'www-authenticate': challenge };
   }
-  const bearer = bearerChallenge({ error: error as 'invalid_token' | undefined, description, resourceMetadata });
+  const bearer = bearerChallenge({
+    error: error as 'invalid_token' | undefined,
+    description,
+    resourceMetadata,
+  });
   if (error) return { 'www-authenticate': bearer };
   return { 'www-authenticate': [bearer, dpopChallenge({ algs: DPOP_ALGORITHMS })] };
 }
