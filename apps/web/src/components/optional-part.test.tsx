@@ -69,3 +69,23 @@ describe('a part of the frame loaded on demand', () => {
     expect(screen.queryByRole('heading', { name: 'Points history' })).toBeNull();
   });
 });
+
+describe('code loaded on demand', () => {
+  it('goes through optionalPart or lazyRoute, which survive a failed download (React.lazy alone takes the app down)', async () => {
+    const { readdirSync, readFileSync } = await import('node:fs');
+    const path = await import('node:path');
+    const root = path.resolve(import.meta.dirname, '..');
+    // The two helpers themselves, and the deletion notice, which must stand in front of every page:
+    // when its code cannot load, the shell's error page (with its retry) is the right answer.
+    const allowed = new Set([
+      'components/optional-part.tsx',
+      'app/lazy-route.tsx',
+      'features/account-data-rights/components/deletion-guard.tsx',
+    ]);
+    const offenders = (readdirSync(root, { recursive: true }) as string[])
+      .filter((file) => /\.tsx?$/.test(file) && !/\.test\.tsx?$/.test(file))
+      .map((file) => file.split(path.sep).join('/'))
+      .filter((file) => !allowed.has(file) && /\blazy\(/.test(readFileSync(path.join(root, file), 'utf8')));
+    expect(offenders).toEqual([]);
+  });
+});
