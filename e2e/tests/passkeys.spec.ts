@@ -1,28 +1,12 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { routes } from '../../apps/web/src/config/routes.js';
-import { fill, loginTexts, newCustomer, openSignedIn, texts } from './support.js';
+import { addVirtualAuthenticator, fill, loginTexts, newCustomer, openSignedIn, texts } from './support.js';
 
 // Issue 18 §6 (docs/product/security.md#passkeys): a passkey added from the security page with
 // Chromium's virtual authenticator (DevTools protocol; user verification, discoverable credentials),
 // listed with its name, when it was added and last used, renamed, used to sign in through the
 // browser's autofill and with the sign-in page's button, and removed. Both sizes; a customer of the test's own (German).
 const t = texts('de');
-
-/** A platform authenticator that verifies the user and keeps discoverable credentials. */
-async function addVirtualAuthenticator(page: Page): Promise<void> {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('WebAuthn.enable');
-  await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      transport: 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
-}
 
 test('add a passkey from the security page, rename it, sign in with it, remove it', async ({
   page,

@@ -1,11 +1,17 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { routes } from '../../apps/web/src/config/routes.js';
-import { newCustomer, openSignedIn, signInOnLoginPage, texts } from './support.js';
+import {
+  addVirtualAuthenticator,
+  freePort,
+  newCustomer,
+  openSignedIn,
+  signInOnLoginPage,
+  texts,
+} from './support.js';
 
 // Issue 18 §5 (docs/product/security.md#step-up): every change that needs a recent sign-in, met with a
 // sign-in that really is too old. This spec starts a server of its own whose window is 10 s
@@ -14,17 +20,6 @@ import { newCustomer, openSignedIn, signInOnLoginPage, texts } from './support.j
 // customers sign in side by side and age together, so the spec waits for the window once.
 const WINDOW_SECONDS = 10;
 const t = texts('de');
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 const port = await freePort();
 const baseURL = `http://localhost:${port}`;
@@ -72,20 +67,7 @@ test.afterAll(() => {
 /** A page of its own (a browser of its own), signed in as a new German customer. */
 async function signedInCustomer(browser: Browser, email: string, withAuthenticator = false): Promise<Page> {
   const page = await (await browser.newContext()).newPage();
-  if (withAuthenticator) {
-    const cdp = await page.context().newCDPSession(page);
-    await cdp.send('WebAuthn.enable');
-    await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: {
-        protocol: 'ctap2',
-        transport: 'internal',
-        hasResidentKey: true,
-        hasUserVerification: true,
-        isUserVerified: true,
-        automaticPresenceSimulation: true,
-      },
-    });
-  }
+  if (withAuthenticator) await addVirtualAuthenticator(page);
   await openSignedIn(page, email);
   return page;
 }

@@ -372,3 +372,35 @@ export const readers: Record<string, { email: string; country: string }> = {
   da: { email: 'demo.dk@example.com', country: 'DK' },
   en: { email: 'demo.at@example.com', country: 'AT' },
 };
+
+/**
+ * Chromium's virtual platform authenticator (DevTools protocol) that verifies the user and keeps
+ * discoverable credentials: the passkey specs' stand-in for a phone's or laptop's.
+ */
+export async function addVirtualAuthenticator(page: Page): Promise<void> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+}
+
+/** A free port on loopback, for a spec that starts a server of its own. */
+export async function freePort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
