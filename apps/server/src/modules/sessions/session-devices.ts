@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { ActiveSession } from '@roadpass/contracts';
 import type { Db } from '../../db/database.js';
 import { describeDevice, shortenAddress, type PlaceFinder } from '../../lib/device-description.js';
@@ -28,24 +29,72 @@ export async function recordSessionDevice(
     .execute();
 }
 
+/** Last-active times noted meanwhile are written together this often (one statement for all). */
+export const LAST_ACTIVE_FLUSH_MS = 1_000;
+/** At most this many sessions per statement. */
+const LAST_ACTIVE_BATCH = 5_000;
+
+/** Notes API use of a session (see lastActiveRecorder). */
+export interface LastActiveRecorder {
+  (sid: string): void;
+  /** Writes what was noted and not written yet (at close; tests). */
+  flush(): Promise<void>;
+}
+
 /**
- * Notes API use of a session, throttled in memory: at most one write per session a minute on this
- * instance, never awaited by the request.
+ * Notes API use of a session, throttled in memory: at most one last-active time per session a minute
+ * on this instance, never awaited by the request. The times noted within LAST_ACTIVE_FLUSH_MS go to
+ * the database in one statement, committed without waiting for the disk (`synchronous_commit = off`:
+ * a crash loses at most the last second's times, which the next call notes again). Writing each on
+ * its own cost a customer's first call of a session more than the rest of it did (issue 21 §5).
  */
-export function lastActiveRecorder(db: Db, onError: (error: unknown) => void, now = Date.now) {
+export function lastActiveRecorder(
+  db: Db,
+  onError: (error: unknown) => void,
+  now = Date.now,
+  flushMs = LAST_ACTIVE_FLUSH_MS,
+): LastActiveRecorder {
   const written = new Map<string, number>();
-  return (sid: string): void => {
+  let pending = new Map<string, number>();
+  let timer: NodeJS.Timeout | undefined;
+  let writing: Promise<void> = Promise.resolve();
+
+  async function write(batch: Map<string, number>): Promise<void> {
+    // In sid order, so that instances writing the same sessions never wait on each other in a cycle.
+    const entries = [...batch].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    for (let i = 0; i < entries.length; i += LAST_ACTIVE_BATCH) {
+      const part = entries.slice(i, i + LAST_ACTIVE_BATCH);
+      await db.transaction().execute(async (trx) => {
+        await sql`set local synchronous_commit = off`.execute(trx);
+        await sql`
+          update session_devices d set last_active_at = v.at
+          from unnest(${part.map(([sid]) => sid)}::text[], ${part.map(([, at]) => new Date(at).toISOString())}::timestamptz[]) as v(sid, at)
+          where d.sid = v.sid and d.last_active_at < v.at`.execute(trx);
+      });
+    }
+  }
+
+  function flush(): Promise<void> {
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+    if (pending.size > 0) {
+      const batch = pending;
+      pending = new Map();
+      writing = writing.then(() => write(batch)).catch(onError);
+    }
+    return writing;
+  }
+
+  const used = (sid: string): void => {
     const at = now();
     const last = written.get(sid);
     if (last !== undefined && at - last < LAST_ACTIVE_THROTTLE_MS) return;
     if (written.size > 100_000) written.clear();
     written.set(sid, at);
-    db.updateTable('session_devices')
-      .set({ last_active_at: new Date(at) })
-      .where('sid', '=', sid)
-      .execute()
-      .catch(onError);
+    pending.set(sid, at);
+    timer ??= setTimeout(() => void flush(), flushMs).unref();
   };
+  return Object.assign(used, { flush });
 }
 
 /** The customer's active sessions, most recently active first. */

@@ -38,6 +38,8 @@ export const sessionsPlugin = fp<{ config: AppConfig }>(
     const log = app.log.child({ module: 'sessions' });
     const places = await openPlaceFinder(config.geoipDatabase);
     const used = lastActiveRecorder(app.db, (err) => log.warn({ err }, 'could not note a session as active'));
+    // Registered after the database plugin, so this runs before the pool closes.
+    app.addHook('onClose', () => used.flush());
     app.decorate('sessionState', {
       isEnded: (sid: string) => ended.has(sid),
       used,

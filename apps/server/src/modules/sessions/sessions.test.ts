@@ -197,6 +197,43 @@ describe('sessions that run out (docs/product/security.md#sessions)', () => {
   });
 });
 
+describe('last active (docs/product/security.md#sessions)', () => {
+  it("an API call moves its session's last-active time, written with the others of the same second", async () => {
+    const { signIn: sign } = await newCustomer();
+    const [one, two] = [await sign(), await sign()];
+    const long = new Date(Date.now() - 3_600_000);
+    await t.db
+      .updateTable('session_devices')
+      .set({ last_active_at: long })
+      .where('sid', 'in', [sidOf(one), sidOf(two)])
+      .execute();
+    const lastActive = async () =>
+      Object.fromEntries(
+        (
+          await t.db
+            .selectFrom('session_devices')
+            .select(['sid', 'last_active_at'])
+            .where('sid', 'in', [sidOf(one), sidOf(two)])
+            .execute()
+        ).map((r) => [r.sid, r.last_active_at.getTime()]),
+      );
+    const before = Date.now();
+    expect((await call(one, apiPaths.loginStatus)).statusCode).toBe(200);
+    expect((await call(two, apiPaths.loginStatus)).statusCode).toBe(200);
+    await vi.waitFor(
+      async () => {
+        const times = await lastActive();
+        expect(times[sidOf(one)]).toBeGreaterThanOrEqual(before - 1000);
+        expect(times[sidOf(two)]).toBeGreaterThanOrEqual(before - 1000);
+      },
+      { timeout: 5000, interval: 100 },
+    );
+    // The list shows it: the session used a moment ago comes first.
+    const listed = await sessionsOf(one);
+    expect(new Date(listed[0]!.lastActiveAt).getTime()).toBeGreaterThanOrEqual(before - 1000);
+  });
+});
+
 describe('security activity (docs/product/security.md#security-activity)', () => {
   it("shows the customer's own events newest first, failed sign-ins counted per day, paged", async () => {
     const { customer, signIn: sign } = await newCustomer();
