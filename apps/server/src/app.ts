@@ -6,7 +6,7 @@ import { Ajv } from 'ajv';
 import ajvFormats from 'ajv-formats';
 import type { AppConfig } from './config.js';
 import type { Db } from './db/database.js';
-import { untracedBackgroundJob } from './plugins/background-jobs.js';
+import { untracedBackgroundJob, untracedOutgoingCall } from './plugins/background-jobs.js';
 import antiForgery from './plugins/anti-forgery.js';
 import customerAuth from './plugins/customer-auth.js';
 import dpopPlugin from './plugins/dpop.js';
@@ -110,7 +110,10 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   // Traces only when an OTLP endpoint is set: otherwise not even the tracing code is loaded.
   // Without them, background jobs run as they are (with them, each round is a span: tracing.ts).
   if (config.otelEndpoint) await app.register((await import('./plugins/tracing.js')).default, { config });
-  else app.decorate('backgroundJob', untracedBackgroundJob);
+  else {
+    app.decorate('backgroundJob', untracedBackgroundJob);
+    app.decorate('outgoingCall', untracedOutgoingCall);
+  }
   await app.register(readCaches);
   // Health and metrics (before the rate limits and routes, so every request is measured).
   await app.register(operations, { config });
@@ -134,7 +137,14 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   // configured. No SMS provider is connected yet (it would plug in as `sms`).
   const smtp = config.smtpUrl ? createSmtpTransport(config.smtpUrl) : undefined;
   if (smtp) app.addHook('onClose', async () => smtp.close());
-  const messages = createMessageSender({ db: app.db, log: app.log, from: config.mailFrom, mail: smtp });
+  const messages = createMessageSender({
+    db: app.db,
+    log: app.log,
+    from: config.mailFrom,
+    mail: smtp && {
+      send: (message) => app.outgoingCall('smtp send', smtp.serverAttributes, () => smtp.send(message)),
+    },
+  });
 
   // 2. Identity: the embedded provider (unless an external realm is trusted), then token checks.
   const customers = createCustomerRepository(app.db);

@@ -1,5 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import { createLocalJWKSet, createRemoteJWKSet, errors as joseErrors, type JWTVerifyGetKey } from 'jose';
+import {
+  createLocalJWKSet,
+  createRemoteJWKSet,
+  customFetch,
+  errors as joseErrors,
+  type JWTVerifyGetKey,
+} from 'jose';
 import type { AppConfig } from '../config.js';
 
 /** Signature algorithms accepted on access tokens (the embedded provider signs RS256; Keycloak may differ). */
@@ -16,7 +22,16 @@ export interface AccessTokenKeySource {
  */
 export function accessTokenKeySource(app: FastifyInstance, config: AppConfig): AccessTokenKeySource {
   if (config.externalIssuer) {
-    const remote = createRemoteJWKSet(new URL(`${config.externalIssuer}/protocol/openid-connect/certs`));
+    const certs = new URL(`${config.externalIssuer}/protocol/openid-connect/certs`);
+    // Fetching the realm's keys is a call to another server: a span of its own when traces are on.
+    const remote = createRemoteJWKSet(certs, {
+      [customFetch]: (url, options) =>
+        app.outgoingCall(
+          'GET',
+          { 'http.request.method': 'GET', 'url.full': url, 'server.address': certs.hostname },
+          () => fetch(url, options),
+        ),
+    });
     return { issuer: () => config.externalIssuer!, keys: remote };
   }
   // Keys are reloaded when a token names an unknown key (another instance may have added one), but

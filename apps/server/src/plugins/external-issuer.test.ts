@@ -1,18 +1,8 @@
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiPaths, type LoginStatus, type RuntimeConfig } from '@roadpass/contracts';
+import { freePort } from '../testing/server-process.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
 import { signIn } from '../testing/sign-in.js';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 // The issuer plays the external realm: a real OIDC provider listening on a port, whose keys the
 // service fetches over HTTP from {issuer}/protocol/openid-connect/certs, as it would from Keycloak.

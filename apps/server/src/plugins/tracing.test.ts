@@ -1,8 +1,10 @@
 import { createServer, type Server } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiPaths } from '@roadpass/contracts';
 import { createTestApp } from '../testing/test-app.js';
-import { signIn } from '../testing/sign-in.js';
+import { browse, openLoginPage, signIn } from '../testing/sign-in.js';
+import { freePort } from '../testing/server-process.js';
+import { smtpServer } from '../testing/smtp-server.js';
 
 /** An OTLP/HTTP span as the JSON encoding sends it. */
 interface OtlpSpan {
@@ -115,5 +117,74 @@ describe('OpenTelemetry traces', { timeout: 60_000 }, () => {
     const queries = all.filter((s) => s.parentSpanId === job!.spanId);
     expect(queries.length, 'the finder of customers with something due').toBeGreaterThan(0);
     expect(queries.every((q) => q.kind === 3 && q.traceId === job!.traceId)).toBe(true);
+  });
+
+  it('sends a client span for each e-mail handed to the SMTP server, in the trace of the request that sent it', async () => {
+    posts.length = 0;
+    const smtp = await smtpServer();
+    const t = await createTestApp({ otelEndpoint: endpoint, smtpUrl: smtp.url });
+    try {
+      // "Forgot your password?" on the sign-in page: the link goes out after the page answered.
+      const { jar, page } = await openLoginPage(t.app, { uiLocales: 'en' });
+      const forgot = /href="([^"]*forgot-password[^"]*)"/.exec(page.body)![1]!.replace(/&amp;/g, '&');
+      expect((await browse(t.app, jar, forgot, { email: 'demo.nl@example.com' })).statusCode).toBe(200);
+      await vi.waitFor(() => expect(smtp.received.join('\n')).toContain('To: demo.nl@example.com'), {
+        timeout: 10_000,
+        interval: 100,
+      });
+    } finally {
+      await t.close();
+      smtp.server.close();
+    }
+    const all = spans();
+    const sends = all.filter((s) => s.name === 'smtp send');
+    expect(sends.length, 'a span per e-mail').toBe(smtp.received.length);
+    for (const send of sends) {
+      expect(send.kind).toBe(3); // CLIENT
+      expect(attribute(send, 'server.address')).toBe('127.0.0.1');
+      expect(attribute(send, 'server.port')).toBe(Number(new URL(smtp.url).port));
+    }
+    // The reset link's: inside the trace of the request that asked for it.
+    const requestOf = (send: OtlpSpan) => all.find((s) => s.spanId === send.parentSpanId && s.kind === 2);
+    const reset = sends.find((send) =>
+      String(attribute(requestOf(send) ?? send, 'http.route')).includes('forgot'),
+    );
+    expect(reset, 'the reset e-mail inside its request').toBeDefined();
+    expect(requestOf(reset!)!.traceId).toBe(reset!.traceId);
+  });
+
+  it("sends a client span for fetching an external realm's keys, inside the request that needed them", async () => {
+    posts.length = 0;
+    // The realm's tokens name it as their issuer: it listens where its public address says.
+    const port = await freePort();
+    const issuer = await createTestApp({ publicUrl: `http://127.0.0.1:${port}` });
+    await issuer.app.listen({ port, host: '127.0.0.1' });
+    const realm = `http://127.0.0.1:${port}/auth/realms/customer`;
+    const service = await createTestApp(
+      { otelEndpoint: endpoint, externalIssuer: realm, accessTokenAudience: 'urn:roadpass:customer-api' },
+      issuer.db,
+    );
+    try {
+      const { accessToken } = await signIn(issuer.app, {
+        email: 'demo.dk@example.com',
+        password: 'Demo-2026!',
+      });
+      const res = await service.app.inject({
+        url: apiPaths.loginStatus,
+        headers: { authorization: `Bearer ${accessToken}` },
+      });
+      expect(res.statusCode).toBe(200);
+    } finally {
+      await service.app.close();
+      await issuer.close();
+    }
+    const all = spans();
+    const keys = all.find(
+      (s) => s.kind === 3 && attribute(s, 'url.full') === `${realm}/protocol/openid-connect/certs`,
+    );
+    expect(keys, 'a span for the keys').toBeDefined();
+    expect(keys!.name).toBe('GET');
+    const parent = all.find((s) => s.spanId === keys!.parentSpanId);
+    expect(parent).toMatchObject({ kind: 2, name: `GET ${apiPaths.loginStatus}` });
   });
 });

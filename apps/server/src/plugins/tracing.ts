@@ -17,7 +17,7 @@ import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import type { AppConfig } from '../config.js';
 import { databaseSource, observeQueries } from '../db/database.js';
-import type { BackgroundJobRunner } from './background-jobs.js';
+import type { BackgroundJobRunner, OutgoingCallRunner } from './background-jobs.js';
 
 /**
  * The active trace context per request, in an AsyncLocalStorage. Unlike OpenTelemetry's own context
@@ -70,7 +70,8 @@ const MAX_SQL = 2_000;
  * OTEL_EXPORTER_OTLP_ENDPOINT is set: a server span per request (W3C `traceparent` from the caller
  * continues its trace) carrying the request id, route, method and status, an internal span per round
  * of a background job (`app.backgroundJob`, plugins/background-jobs.ts), and a client span per
- * database query inside either, sent in batches by OTLP/HTTP (JSON) to `<endpoint>/v1/traces`.
+ * database query and per call to another server (`app.outgoingCall`: SMTP, an external realm's keys)
+ * inside either, sent in batches by OTLP/HTTP (JSON) to `<endpoint>/v1/traces`.
  */
 export default fp<{ config: AppConfig }>(
   async (app, { config }) => {
@@ -173,6 +174,22 @@ export default fp<{ config: AppConfig }>(
       }
     };
     app.decorate('backgroundJob', backgroundJob);
+
+    // A call to another server: a client span inside the request or job round that made it (a trace
+    // of its own when neither did).
+    const outgoingCall: OutgoingCallRunner = async (name, attributes, call) => {
+      const parent = contexts.active();
+      const span = tracer.startSpan(name, { kind: SpanKind.CLIENT, attributes }, parent);
+      try {
+        return await contexts.with(trace.setSpan(parent, span), call);
+      } catch (error) {
+        span.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error).message });
+        throw error;
+      } finally {
+        span.end();
+      }
+    };
+    app.decorate('outgoingCall', outgoingCall);
 
     app.addHook('onClose', async () => {
       stop();

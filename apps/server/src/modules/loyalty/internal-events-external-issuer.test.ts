@@ -1,20 +1,10 @@
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiPaths, type ApiErrorBody, type LoyaltyEventBatchResult } from '@roadpass/contracts';
+import { freePort } from '../../testing/server-process.js';
 import { createTestApp, type TestApp } from '../../testing/test-app.js';
 import { signIn } from '../../testing/sign-in.js';
 import { createTestCustomer } from '../../testing/loyalty-members.js';
 import { serviceToken } from '../../testing/service-token.js';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 // The issuer plays the external realm (Keycloak): a real provider on a port, whose keys the service
 // fetches over HTTP. The service trusts it by configuration alone and has no provider of its own.
