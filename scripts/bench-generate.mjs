@@ -17,6 +17,7 @@
 //        BENCH_COUNTRIES=DE puts every customer in those countries.
 // Needs a build (npm run build): the schema comes from the server's own migrations.
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -46,7 +47,13 @@ await admin.end();
 const { openDatabase } = await import(path.join(root, 'apps/server/dist/db/database.js'));
 const { migrateToLatest } = await import(path.join(root, 'apps/server/dist/db/migrate.js'));
 const { seedReferenceData } = await import(path.join(root, 'apps/server/dist/db/seed.js'));
-const { validityEnd } = await import(path.join(root, 'apps/server/dist/modules/loyalty/loyalty-rules.js'));
+const { validityEnd, nextTierState, qualifyingWindowStart, entryTier } = await import(
+  path.join(root, 'apps/server/dist/modules/loyalty/loyalty-rules.js')
+);
+// The programme's tiers and thresholds (content/loyalty/programme.json), as the server loads them.
+const tierRules = JSON.parse(
+  readFileSync(path.join(root, 'content/loyalty/programme.json'), 'utf8'),
+).tiers.map((t) => ({ slug: t.slug, threshold: t.threshold }));
 const kysely = await openDatabase({ databaseUrl: url.href, dataDir: '', poolSize: 2 });
 await migrateToLatest(kysely);
 await seedReferenceData(kysely);
@@ -167,11 +174,23 @@ await copy('customer_consents', ['customer_id', 'slug', 'legal_entity_id', 'gran
 // customers about 10 000, the others about 20–78 (about 49 on average), five to fifty points each.
 const counts = new Uint16Array(CUSTOMERS);
 for (let k = 0; k < CUSTOMERS; k++) counts[k] = k < HEAVY ? 10_000 : 20 + Math.floor(random() * 59);
-const pointsOf = (k, s) => 5 + ((k * 31 + s * 17) % 46);
+// How much a customer rents: most a little, some more (points per rental ×3, ×8, ×15 for 20 %, 8 %
+// and 2 % of them), so that the tiers spread as in a programme with a history: mostly the entry tier,
+// some silver, a few gold and diamond (the heavy customers reach the top).
+const spendOf = (k) => {
+  const h = Math.imul(k + 1, 2654435761) >>> 24; // 0–255, spread over k
+  return h < 179 ? 1 : h < 230 ? 3 : h < 251 ? 8 : 15;
+};
+const pointsOf = (k, s) => (5 + ((k * 31 + s * 17) % 46)) * spendOf(k);
 // What the ledger's rows make of each account, summed while they are generated; the accounts are
 // copied after the ledger (no foreign-key check while loading).
 const balances = new Int32Array(CUSTOMERS);
 const eventCounts = new Uint16Array(CUSTOMERS);
+// Each account's tier as the rules make it (nextTierState after every rental and at the last nightly
+// run, on the points of the 12 months before), and when it is computed again (ms; 0 for none).
+const tiers = new Array(CUSTOMERS);
+const tierEnds = new Float64Array(CUSTOMERS);
+const tierCounts = new Map();
 
 // The ledger: its indexes and unique constraints go before the load and come back after it, with
 // the same definitions read from the catalog, so the result is the migrated schema.
@@ -227,6 +246,18 @@ await copy(
       const customer = ids[k];
       let seq = 0;
       let balance = 0;
+      let tierState = { tier: entryTier(tierRules), tierExpirationDate: null };
+      // The rentals of the last 12 months: from `windowFirst` on in `earned`, `windowPoints` in all.
+      const earned = [];
+      let windowFirst = 0;
+      let windowPoints = 0;
+      const tierAt = (at) => {
+        const from = qualifyingWindowStart(new Date(at)).getTime();
+        while (windowFirst < earned.length && earned[windowFirst].at <= from)
+          windowPoints -= earned[windowFirst++].points;
+        tierState = nextTierState(tierState, windowPoints, new Date(at), tierRules);
+        return tierState.tier;
+      };
       /** Lots expired by a nightly run, oldest first, waiting (from `first` on) for their run's place in the ledger. */
       const expiring = [];
       let first = 0;
@@ -235,7 +266,7 @@ await copy(
         const lot = expiring[first++];
         seq += 1;
         batch.push(
-          `${nextId++}\t${customer}\t${seq}\texpiry:${lot.id}\texpiry\t${-lot.points}\t${iso(lot.expiresAt)}\t\\N\t0\t\tsky-blue\t${iso(lot.runAt)}\n`,
+          `${nextId++}\t${customer}\t${seq}\texpiry:${lot.id}\texpiry\t${-lot.points}\t${iso(lot.expiresAt)}\t\\N\t0\t\t${tierAt(lot.runAt)}\t${iso(lot.runAt)}\n`,
         );
       };
       for (let s = 1; s <= rentals; s++) {
@@ -246,8 +277,10 @@ await copy(
         const expired = expiresAt <= lastRun;
         const id = nextId++;
         seq += 1;
+        earned.push({ at: occurred, points });
+        windowPoints += points;
         batch.push(
-          `${id}\t${customer}\t${seq}\trental-${customer.slice(0, 8)}-${s}\trental-completed\t${points}\t${iso(occurred)}\t${iso(expiresAt)}\t${expired ? 0 : points}\t\tsky-blue\t${iso(occurred)}\n`,
+          `${id}\t${customer}\t${seq}\trental-${customer.slice(0, 8)}-${s}\trental-completed\t${points}\t${iso(occurred)}\t${iso(expiresAt)}\t${expired ? 0 : points}\t\t${tierAt(occurred)}\t${iso(occurred)}\n`,
         );
         if (expired) {
           // The first nightly run at or after the expiry.
@@ -256,6 +289,12 @@ await copy(
         } else balance += points;
       }
       while (waiting()) writeExpiry();
+      // Last night's run recomputed a tier due by then; one due since is left due, like the lots.
+      if (tierState.tierExpirationDate !== null && tierState.tierExpirationDate.getTime() <= lastRun)
+        tierAt(lastRun);
+      tiers[k] = tierState.tier;
+      tierEnds[k] = tierState.tierExpirationDate?.getTime() ?? 0;
+      tierCounts.set(tierState.tier, (tierCounts.get(tierState.tier) ?? 0) + 1);
       balances[k] = balance;
       eventCounts[k] = seq;
       if (batch.length >= 5000) {
@@ -270,15 +309,22 @@ await step(
   'identity sequence past the ids given',
   `select setval(pg_get_serial_sequence('loyalty_events', 'id'), (select max(id) from loyalty_events))`,
 );
-await copy('loyalty_accounts', ['customer_id', 'balance', 'tier', 'event_count', 'updated_at'], function* () {
-  const at = new Date(now).toISOString();
-  for (let i = 0; i < CUSTOMERS; i += 10_000) {
-    const batch = [];
-    for (let k = i; k < Math.min(CUSTOMERS, i + 10_000); k++)
-      batch.push(`${ids[k]}\t${balances[k]}\tsky-blue\t${eventCounts[k]}\t${at}\n`);
-    yield batch;
-  }
-});
+log(`tiers: ${[...tierCounts].map(([tier, n]) => `${tier} ${n}`).join(', ')}`);
+await copy(
+  'loyalty_accounts',
+  ['customer_id', 'balance', 'tier', 'tier_expiration_date', 'event_count', 'updated_at'],
+  function* () {
+    const at = new Date(now).toISOString();
+    for (let i = 0; i < CUSTOMERS; i += 10_000) {
+      const batch = [];
+      for (let k = i; k < Math.min(CUSTOMERS, i + 10_000); k++)
+        batch.push(
+          `${ids[k]}\t${balances[k]}\t${tiers[k]}\t${tierEnds[k] ? iso(tierEnds[k]) : '\\N'}\t${eventCounts[k]}\t${at}\n`,
+        );
+      yield batch;
+    }
+  },
+);
 for (const c of constraints.filter((c) => c.def.startsWith('UNIQUE')))
   await step(`constraint ${c.conname}`, `alter table loyalty_events add constraint "${c.conname}" ${c.def}`);
 for (const i of indexes) await step(`index ${i.indexname}`, i.indexdef);

@@ -62,6 +62,12 @@ const quantile = (values, q) => {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
 };
 const databaseName = (url) => new URL(url).pathname.slice(1);
+/** How many customers and sessions of a database the calls use. */
+const measuredOf = (t) => {
+  const sessions = t.customers?.length ?? 0;
+  const customers = new Set(t.customers?.map((c) => c.id)).size;
+  return sessions === customers ? `${customers} measured` : `${customers} measured in ${sessions} sessions`;
+};
 
 /** The databases, smallest first; each gets its own server. */
 const targets = [
@@ -214,13 +220,6 @@ async function compare(title, run, { unlike = false } = {}) {
 const milliseconds = (v) => (Number.isNaN(v) ? '—' : v < 1 ? '< 1 ms' : `${v.toFixed(v < 10 ? 1 : 0)} ms`);
 const describe = (r) =>
   `${r.rate.toFixed(0)}/s, ${milliseconds(r.p50)} / ${milliseconds(r.p99)}${r.failed ? `, ${r.failed} failed` : ''}`;
-
-/** How many customers and sessions of a database the calls use. */
-const measuredOf = (t) => {
-  const sessions = t.customers?.length ?? 0;
-  const customers = new Set(t.customers?.map((c) => c.id)).size;
-  return sessions === customers ? `${customers} measured` : `${customers} measured in ${sessions} sessions`;
-};
 
 function printReport() {
   const header = targets.map((t) => `${t.name} (${t.total}): rate, p50 / p99`);
