@@ -114,7 +114,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     app.decorate('backgroundJob', untracedBackgroundJob);
     app.decorate('outgoingCall', untracedOutgoingCall);
   }
-  await app.register(readCaches);
+  await app.register(readCaches, { config });
   // Health and metrics (before the rate limits and routes, so every request is measured).
   await app.register(operations, { config });
   await app.register(swagger, {

@@ -73,6 +73,10 @@ const envSchema = Type.Object({
   DATABASE_POOL_SIZE: integer(1, 500, 20, {
     description: 'connections to the PostgreSQL server per instance',
   }),
+  READ_CACHE_CUSTOMERS: integer(0, 1_000_000, 20_000, {
+    description:
+      'customers whose login status and loyalty answers each instance keeps in memory (decision 0011; 64 MB of answers at most); `0` = no read caches',
+  }),
   MANAGEMENT_PORT: Type.Optional(
     Type.Integer({
       minimum: 1,

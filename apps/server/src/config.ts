@@ -121,6 +121,8 @@ export interface AppConfig {
   geoipDatabase: string | undefined;
   /** How often each instance purges old messages and expired links, PINs and tokens; 0 = never. */
   messagesPurgeIntervalSeconds: number;
+  /** Customers each instance's read caches hold (decision 0011); 0 turns them off. */
+  readCacheCustomers: number;
   /**
    * The DSN the app's error reporting SDK is given (/config.json): this server's tunnel project
    * (ERROR_REPORTING_DSN, default http(s)://roadpass@{public host}/1). Envelopes naming another DSN are refused.
@@ -378,6 +380,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     securityActivityRetentionDays: settings.SECURITY_ACTIVITY_RETENTION_DAYS,
     geoipDatabase: settings.GEOIP_DATABASE ? path.resolve(settings.GEOIP_DATABASE) : undefined,
     messagesPurgeIntervalSeconds: settings.MESSAGES_PURGE_INTERVAL_SECONDS,
+    readCacheCustomers: settings.READ_CACHE_CUSTOMERS,
     errorReportingDsn: settings.ERROR_REPORTING_DSN,
     errorReportingForwardDsn,
     errorReportsPerMinute: settings.ERROR_REPORTS_PER_MINUTE,

@@ -1,11 +1,11 @@
 import fp from 'fastify-plugin';
+import type { AppConfig } from '../config.js';
 import { changeNotices, parseChangePayload, CHANGE_CHANNEL } from '../db/change-notices.js';
 import { listenForChanges, type ChangeListener } from '../db/change-listener.js';
 import { databaseSource } from '../db/database.js';
 import { InvalidatingCache } from '../lib/invalidating-cache.js';
 
-/** Bounds of the caches (decision 0011): customers kept, and characters of JSON in all. */
-const MAX_CUSTOMERS = 20_000;
+/** Bound of the caches (decision 0011) besides the customers (READ_CACHE_CUSTOMERS): characters of JSON in all. */
 const MAX_JSON_CHARS = 64 * 1024 * 1024;
 
 export interface ReadCaches {
@@ -39,14 +39,16 @@ declare module 'fastify' {
  *   its own NOTIFY reaches the caches too (a write this code forgot to publish).
  * A database this process did not open itself (unknown source) gets no caching.
  */
-export default fp(
-  async (app) => {
+export default fp<{ config: Pick<AppConfig, 'readCacheCustomers'> }>(
+  async (app, { config }) => {
     const source = databaseSource(app.db);
     const jsonLength = (value: unknown) => (typeof value === 'string' ? value.length : 256);
-    const options = { maxKeys: MAX_CUSTOMERS, maxWeight: MAX_JSON_CHARS, weigh: jsonLength };
+    // READ_CACHE_CUSTOMERS=0: no read caches at all (every read goes to the database).
+    const wanted = config.readCacheCustomers > 0;
+    const options = { maxKeys: config.readCacheCustomers, maxWeight: MAX_JSON_CHARS, weigh: jsonLength };
     const caches: ReadCaches = {
-      customers: new InvalidatingCache<string>({ ...options, enabled: source?.kind === 'pglite' }),
-      loyalty: new InvalidatingCache<unknown>({ ...options, enabled: source?.kind === 'pglite' }),
+      customers: new InvalidatingCache<string>({ ...options, enabled: wanted && source?.kind === 'pglite' }),
+      loyalty: new InvalidatingCache<unknown>({ ...options, enabled: wanted && source?.kind === 'pglite' }),
     };
     const all = [caches.customers, caches.loyalty];
     app.decorate('readCaches', caches);
@@ -80,7 +82,7 @@ export default fp(
       await listener.subscribe(CHANGE_CHANNEL, {
         notice: onNotice,
         listening: () => {
-          for (const cache of all) cache.enabled = true;
+          for (const cache of all) cache.enabled = wanted;
           listening = true;
         },
         lost: (error) => {
