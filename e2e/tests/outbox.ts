@@ -1,5 +1,10 @@
 import type { APIRequestContext } from '@playwright/test';
-import { appPaths, type DevOutboxMessage, type DevOutboxResponse } from '@roadpass/contracts';
+import {
+  appPaths,
+  type DevOutboxMessage,
+  type DevOutboxResponse,
+  type MessageKind,
+} from '@roadpass/contracts';
 
 /** Every message the server sent, newest first (GET /dev/outbox as JSON; not in production). */
 export async function outboxMessages(request: APIRequestContext): Promise<DevOutboxMessage[]> {
@@ -12,16 +17,7 @@ export async function outboxMessages(request: APIRequestContext): Promise<DevOut
 export async function newestMessage(
   request: APIRequestContext,
   to: string,
-  kind:
-    | 'email-confirmation'
-    | 'email-changed'
-    | 'email-in-use'
-    | 'mobile-pin'
-    | 'newsletter'
-    | 'password-reset'
-    | 'new-device'
-    | 'export-ready'
-    | 'deletion-scheduled',
+  kind: MessageKind,
   after?: string,
 ): Promise<DevOutboxMessage> {
   for (let attempt = 0; attempt < 20; attempt++) {

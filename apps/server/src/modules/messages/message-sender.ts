@@ -1,19 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { MessageKind } from '@roadpass/contracts';
 import type { Db } from '../../db/database.js';
 
-/** What an e-mail or SMS is for; the outbox and its page group by it. */
-export type MessageKind =
-  | 'email-confirmation'
-  | 'email-changed'
-  | 'email-in-use'
-  | 'mobile-pin'
-  | 'newsletter'
-  | 'password-reset'
-  | 'new-device'
-  | 'points-expiry'
-  | 'export-ready'
-  | 'deletion-scheduled'
-  | 'deletion-done';
+/** What an e-mail or SMS is for (contracts: one list for the server and the tests). */
+export type { MessageKind };
 
 export interface OutboundEmail {
   to: string;
