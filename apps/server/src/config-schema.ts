@@ -73,6 +73,13 @@ const envSchema = Type.Object({
   DATABASE_POOL_SIZE: integer(1, 500, 20, {
     description: 'connections to the PostgreSQL server per instance',
   }),
+  DATABASE_PREPARED_STATEMENTS: Type.Enum(['auto', 'true', 'false'], {
+    default: 'auto',
+    ...annotate({
+      description:
+        "PostgreSQL parses and plans each of the app's statements once per connection (decision 0051); `auto`: on, unless `DATABASE_DIRECT_URL` says `DATABASE_URL` is a PgBouncer (1.21 and later carry them with `max_prepared_statements`: then `true`)",
+    }),
+  }),
   READ_CACHE_CUSTOMERS: integer(0, 1_000_000, 20_000, {
     description:
       'customers whose login status and loyalty answers each instance keeps in memory (decision 0011; 64 MB of answers at most); `0` = no read caches',

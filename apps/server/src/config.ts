@@ -26,6 +26,8 @@ export interface AppConfig {
   databaseUrl: string | undefined;
   /** A direct connection for LISTEN and session locks when databaseUrl is a transaction pooler. */
   databaseDirectUrl: string | undefined;
+  /** Named (prepared) statements on PostgreSQL connections (decision 0051). */
+  databasePreparedStatements: boolean;
   /** Connections to a PostgreSQL server per instance (DATABASE_POOL_SIZE). */
   databasePoolSize: number;
   /** Health and metrics on a port of their own (MANAGEMENT_PORT); undefined: on the main port. */
@@ -326,6 +328,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
     publicUrl: settings.PUBLIC_URL,
     databaseUrl: settings.DATABASE_URL,
     databaseDirectUrl: settings.DATABASE_DIRECT_URL,
+    databasePreparedStatements:
+      settings.DATABASE_PREPARED_STATEMENTS === 'true' ||
+      (settings.DATABASE_PREPARED_STATEMENTS === 'auto' && settings.DATABASE_DIRECT_URL === undefined),
     dataDir: path.resolve(settings.DATA_DIR),
     webDistDir: path.resolve(settings.WEB_DIST_DIR),
     contentDir: path.resolve(settings.CONTENT_DIR),

@@ -22,6 +22,7 @@ export default fp<{ config: AppConfig; db?: Db }>(
           databaseDirectUrl: config.databaseDirectUrl,
           dataDir: config.dataDir,
           poolSize: config.databasePoolSize,
+          preparedStatements: config.databasePreparedStatements,
         }),
       ));
     // Kysely's migrator holds a session advisory lock around the migrations' transaction: through a

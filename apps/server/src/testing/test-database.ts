@@ -40,7 +40,13 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   await admin.end();
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  const db = await openDatabase({ databaseUrl: url.toString(), dataDir: '', poolSize: 5 });
+  // Prepared statements, as a server on a direct connection runs (DATABASE_PREPARED_STATEMENTS=auto).
+  const db = await openDatabase({
+    databaseUrl: url.toString(),
+    dataDir: '',
+    poolSize: 5,
+    preparedStatements: true,
+  });
   return {
     db,
     url: url.toString(),

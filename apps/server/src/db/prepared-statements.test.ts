@@ -1,0 +1,86 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../config.js';
+import { createTestDatabase, testDbTarget, type TestDatabase } from '../testing/test-database.js';
+import { openDatabase, type Db } from './database.js';
+
+// Decision 0051: on PostgreSQL the app's statements are prepared once per connection, except those
+// with `*`, and never through a transaction-pooling PgBouncer unless asked for.
+
+describe('DATABASE_PREPARED_STATEMENTS', () => {
+  it('is on for a direct connection, off when DATABASE_DIRECT_URL says DATABASE_URL is a PgBouncer', () => {
+    const url = 'postgres://roadpass@db.example:5432/roadpass';
+    const bouncer = 'postgres://roadpass@pgbouncer.example:6432/roadpass';
+    expect(loadConfig({ DATABASE_URL: url }).databasePreparedStatements).toBe(true);
+    expect(loadConfig({ DATABASE_URL: bouncer, DATABASE_DIRECT_URL: url }).databasePreparedStatements).toBe(
+      false,
+    );
+    expect(
+      loadConfig({ DATABASE_URL: bouncer, DATABASE_DIRECT_URL: url, DATABASE_PREPARED_STATEMENTS: 'true' })
+        .databasePreparedStatements,
+    ).toBe(true);
+    expect(
+      loadConfig({ DATABASE_URL: url, DATABASE_PREPARED_STATEMENTS: 'false' }).databasePreparedStatements,
+    ).toBe(false);
+    expect(() => loadConfig({ DATABASE_PREPARED_STATEMENTS: 'sometimes' })).toThrow(
+      /DATABASE_PREPARED_STATEMENTS/,
+    );
+  });
+});
+
+if (testDbTarget() === 'postgres')
+  describe('prepared statements on a PostgreSQL server', () => {
+    let database: TestDatabase;
+    let db: Db;
+    beforeAll(async () => {
+      database = await createTestDatabase();
+      // One connection: what it has prepared is what pg_prepared_statements shows.
+      db = await openDatabase({
+        databaseUrl: database.url,
+        dataDir: '',
+        poolSize: 1,
+        preparedStatements: true,
+      });
+      await sql`create table prepared_probe (id int primary key, label text)`.execute(db);
+      await sql`insert into prepared_probe values (1, 'one'), (2, 'two')`.execute(db);
+    });
+    afterAll(async () => {
+      await db?.destroy();
+      await database?.drop();
+    });
+
+    const prepared = async () =>
+      (await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(db)).rows.map(
+        (r) => r.statement,
+      );
+    const labelOf = (id: number) =>
+      db
+        .selectFrom('prepared_probe' as never)
+        .select(sql<string>`label`.as('label'))
+        .where(sql`id`, '=', id)
+        .executeTakeFirst() as Promise<{ label: string } | undefined>;
+
+    it('prepares a statement once and answers every run of it, with any values', async () => {
+      expect(await labelOf(1)).toEqual({ label: 'one' });
+      expect(await labelOf(2)).toEqual({ label: 'two' });
+      expect(await labelOf(3)).toBeUndefined();
+      const statements = await prepared();
+      expect(statements.filter((s) => s.startsWith('select') && s.includes('prepared_probe'))).toHaveLength(1);
+    });
+
+    it('never prepares a statement with *, which a new column would break', async () => {
+      await sql`select * from prepared_probe where id = ${1}`.execute(db);
+      expect((await prepared()).some((s) => s.includes('select * from prepared_probe'))).toBe(false);
+    });
+
+    it('sends a statement unnamed after PostgreSQL found its prepared form stale', async () => {
+      expect(await labelOf(1)).toEqual({ label: 'one' });
+      // The column's type changes under the prepared statement (an upgrade's migration could).
+      await sql`alter table prepared_probe alter column label type varchar(20)`.execute(db);
+      const first = await labelOf(1).catch((error: { code?: string }) => error);
+      // PostgreSQL either plans it again itself or refuses it once; either way the next run answers.
+      if (!(first && 'label' in first)) expect((first as { code?: string }).code).toBe('0A000');
+      expect(await labelOf(1)).toEqual({ label: 'one' });
+      expect(await labelOf(2)).toEqual({ label: 'two' });
+    });
+  });
