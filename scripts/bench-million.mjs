@@ -359,11 +359,22 @@ try {
     for (const [title, p] of reads) {
       await compare(title, (target) => blast(base(target), target.list, get(p)));
     }
+    // A customer's first loyalty read applies what fell due since the nightly run (a write; about one
+    // customer in fifteen at a million, none at eight after the first eight reads): again, with
+    // nothing due any more, the two databases read alike.
+    for (const [title, p] of reads.slice(1, 3)) {
+      await compare(`${title}, again (nothing due any more)`, (target) =>
+        blast(base(target), target.list, get(p)),
+      );
+    }
     await restartServers({}, 'read caches on (the default)');
-    // The first 500 customers again and again: what the per-instance read cache answers.
+    // The first 500 customers again and again: what the per-instance read cache answers, once it holds
+    // them all (a first pass, not measured, fills it: at a million its 500 first reads would otherwise
+    // be the pass's slowest 5 %, against 8 at eight).
     for (const [title, p] of reads.slice(0, 2)) {
-      await compare(`${title}, cached (first 500 customers again and again)`, (target) => {
+      await compare(`${title}, cached (first 500 customers again and again)`, async (target) => {
         const hot = target.customers.slice(0, 500);
+        await blast(base(target), hot, get(p));
         const hotList = Array.from({ length: PASS_REQUESTS }, (_, i) => hot[i % hot.length]);
         return blast(base(target), hotList, get(p));
       });
