@@ -65,7 +65,9 @@ if (testDbTarget() === 'postgres')
       expect(await labelOf(2)).toEqual({ label: 'two' });
       expect(await labelOf(3)).toBeUndefined();
       const statements = await prepared();
-      expect(statements.filter((s) => s.startsWith('select') && s.includes('prepared_probe'))).toHaveLength(1);
+      expect(statements.filter((s) => s.startsWith('select') && s.includes('prepared_probe'))).toHaveLength(
+        1,
+      );
     });
 
     it('never prepares a statement with *, which a new column would break', async () => {
