@@ -393,14 +393,4 @@ export async function addVirtualAuthenticator(page: Page): Promise<void> {
 }
 
 /** A free port on loopback, for a spec that starts a server of its own. */
-export async function freePort(): Promise<number> {
-  const { createServer } = await import('node:net');
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
+export { freePort } from '../free-port.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiPaths, type LoginStatus, type RuntimeConfig } from '@roadpass/contracts';
-import { freePort } from '../testing/server-process.js';
-import { createTestApp, type TestApp } from '../testing/test-app.js';
+import { startExternalRealm, type ExternalRealm } from '../testing/external-realm.js';
+import type { TestApp } from '../testing/test-app.js';
 import { signIn } from '../testing/sign-in.js';
 
 // The issuer plays the external realm: a real OIDC provider listening on a port, whose keys the
@@ -9,21 +9,13 @@ import { signIn } from '../testing/sign-in.js';
 let issuer: TestApp;
 let service: TestApp;
 let issuerUrl: string;
+let realm: ExternalRealm;
 
 beforeAll(async () => {
-  const port = await freePort();
-  issuer = await createTestApp({ publicUrl: `http://127.0.0.1:${port}` });
-  await issuer.app.listen({ port, host: '127.0.0.1' });
-  issuerUrl = `http://127.0.0.1:${port}/auth/realms/customer`;
-  service = await createTestApp(
-    { externalIssuer: issuerUrl, accessTokenAudience: 'urn:roadpass:customer-api' },
-    issuer.db,
-  );
+  realm = await startExternalRealm();
+  ({ issuer, service, realmUrl: issuerUrl } = realm);
 });
-afterAll(async () => {
-  await service?.app.close();
-  await issuer?.close();
-});
+afterAll(() => realm?.close());
 
 describe('trusting an external issuer by configuration alone', () => {
   it('sends the app to the external realm', async () => {

@@ -90,35 +90,31 @@ describe('READ_CACHE_CUSTOMERS sizes the caches', () => {
     const none = await buildApp(testConfig({ readCacheCustomers: 0 }), { db: database.db });
     try {
       await Promise.all([two.ready(), none.ready()]);
-      await boundedAndNone(two, none);
+      expect(await eventually(async () => two.changeListenerUp() && none.changeListenerUp(), true)).toBe(
+        true,
+      );
+      const members = [await member(), await member(), await member()];
+      for (const { auth } of members) {
+        expect(await firstName(two, auth)).toBe('Test');
+        expect(await firstName(none, auth)).toBe('Test');
+      }
+      expect(two.readCaches.customers.size).toBe(2);
+      expect(await firstName(two, members[2]!.auth)).toBe('Test');
+      expect(two.readCaches.customers.hits).toBe(1);
+
+      expect(await firstName(none, members[0]!.auth)).toBe('Test');
+      expect(none.readCaches.customers.size).toBe(0);
+      expect(none.readCaches.customers.hits).toBe(0);
+      expect(none.readCaches.customers.misses).toBe(4);
+      // A write is of course seen at once without a cache.
+      await createCustomerRepository(database.db).update(members[0]!.customer.id, { first_name: 'Uncached' });
+      expect(await firstName(none, members[0]!.auth)).toBe('Uncached');
     } finally {
       // Closed here: later tests count this database's listeners.
       await Promise.all([two.close(), none.close()]);
     }
   });
 });
-
-async function boundedAndNone(two: FastifyInstance, none: FastifyInstance) {
-  {
-    expect(await eventually(async () => two.changeListenerUp() && none.changeListenerUp(), true)).toBe(true);
-    const members = [await member(), await member(), await member()];
-    for (const { auth } of members) {
-      expect(await firstName(two, auth)).toBe('Test');
-      expect(await firstName(none, auth)).toBe('Test');
-    }
-    expect(two.readCaches.customers.size).toBe(2);
-    expect(await firstName(two, members[2]!.auth)).toBe('Test');
-    expect(two.readCaches.customers.hits).toBe(1);
-
-    expect(await firstName(none, members[0]!.auth)).toBe('Test');
-    expect(none.readCaches.customers.size).toBe(0);
-    expect(none.readCaches.customers.hits).toBe(0);
-    expect(none.readCaches.customers.misses).toBe(4);
-    // A write is of course seen at once without a cache.
-    await createCustomerRepository(database.db).update(members[0]!.customer.id, { first_name: 'Uncached' });
-    expect(await firstName(none, members[0]!.auth)).toBe('Uncached');
-  }
-}
 
 describe('on one instance, the next read sees a write at once', () => {
   it('login status after the customer’s row changes', async () => {

@@ -46,9 +46,11 @@ export default fp<{ config: Pick<AppConfig, 'readCacheCustomers'> }>(
     // READ_CACHE_CUSTOMERS=0: no read caches at all (every read goes to the database).
     const wanted = config.readCacheCustomers > 0;
     const options = { maxKeys: config.readCacheCustomers, maxWeight: MAX_JSON_CHARS, weigh: jsonLength };
+    // On PostgreSQL they serve once the change listener listens (below).
+    const enabled = wanted && source?.kind === 'pglite';
     const caches: ReadCaches = {
-      customers: new InvalidatingCache<string>({ ...options, enabled: wanted && source?.kind === 'pglite' }),
-      loyalty: new InvalidatingCache<unknown>({ ...options, enabled: wanted && source?.kind === 'pglite' }),
+      customers: new InvalidatingCache<string>({ ...options, enabled }),
+      loyalty: new InvalidatingCache<unknown>({ ...options, enabled }),
     };
     const all = [caches.customers, caches.loyalty];
     app.decorate('readCaches', caches);

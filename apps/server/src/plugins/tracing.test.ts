@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiPaths } from '@roadpass/contracts';
 import { createTestApp } from '../testing/test-app.js';
 import { browse, openLoginPage, signIn } from '../testing/sign-in.js';
-import { freePort } from '../testing/server-process.js';
+import { startExternalRealm } from '../testing/external-realm.js';
 import { smtpServer } from '../testing/smtp-server.js';
 
 /** An OTLP/HTTP span as the JSON encoding sends it. */
@@ -155,15 +155,7 @@ describe('OpenTelemetry traces', { timeout: 60_000 }, () => {
 
   it("sends a client span for fetching an external realm's keys, inside the request that needed them", async () => {
     posts.length = 0;
-    // The realm's tokens name it as their issuer: it listens where its public address says.
-    const port = await freePort();
-    const issuer = await createTestApp({ publicUrl: `http://127.0.0.1:${port}` });
-    await issuer.app.listen({ port, host: '127.0.0.1' });
-    const realm = `http://127.0.0.1:${port}/auth/realms/customer`;
-    const service = await createTestApp(
-      { otelEndpoint: endpoint, externalIssuer: realm, accessTokenAudience: 'urn:roadpass:customer-api' },
-      issuer.db,
-    );
+    const { issuer, service, realmUrl: realm, close } = await startExternalRealm({ otelEndpoint: endpoint });
     try {
       const { accessToken } = await signIn(issuer.app, {
         email: 'demo.dk@example.com',
@@ -175,8 +167,7 @@ describe('OpenTelemetry traces', { timeout: 60_000 }, () => {
       });
       expect(res.statusCode).toBe(200);
     } finally {
-      await service.app.close();
-      await issuer.close();
+      await close();
     }
     const all = spans();
     const keys = all.find(

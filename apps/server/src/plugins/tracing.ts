@@ -157,15 +157,10 @@ export default fp<{ config: AppConfig }>(
       span.end(endTime);
     });
 
-    // A background job's round: a trace of its own (no request started it), its queries inside.
-    const backgroundJob: BackgroundJobRunner = async (name, round) => {
-      const span = tracer.startSpan(`job ${name}`, {
-        kind: SpanKind.INTERNAL,
-        root: true,
-        attributes: { 'roadpass.job': name },
-      });
+    /** Runs `work` inside `span` (a child of `parent`); the span ends with it, in error if it throws. */
+    const inSpan = async <T>(span: Span, parent: Context, work: () => Promise<T>): Promise<T> => {
       try {
-        return await contexts.with(trace.setSpan(ROOT_CONTEXT, span), round);
+        return await contexts.with(trace.setSpan(parent, span), work);
       } catch (error) {
         span.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error).message });
         throw error;
@@ -173,21 +168,25 @@ export default fp<{ config: AppConfig }>(
         span.end();
       }
     };
+
+    // A background job's round: a trace of its own (no request started it), its queries inside.
+    const backgroundJob: BackgroundJobRunner = (name, round) =>
+      inSpan(
+        tracer.startSpan(`job ${name}`, {
+          kind: SpanKind.INTERNAL,
+          root: true,
+          attributes: { 'roadpass.job': name },
+        }),
+        ROOT_CONTEXT,
+        round,
+      );
     app.decorate('backgroundJob', backgroundJob);
 
     // A call to another server: a client span inside the request or job round that made it (a trace
     // of its own when neither did).
-    const outgoingCall: OutgoingCallRunner = async (name, attributes, call) => {
+    const outgoingCall: OutgoingCallRunner = (name, attributes, call) => {
       const parent = contexts.active();
-      const span = tracer.startSpan(name, { kind: SpanKind.CLIENT, attributes }, parent);
-      try {
-        return await contexts.with(trace.setSpan(parent, span), call);
-      } catch (error) {
-        span.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error).message });
-        throw error;
-      } finally {
-        span.end();
-      }
+      return inSpan(tracer.startSpan(name, { kind: SpanKind.CLIENT, attributes }, parent), parent, call);
     };
     app.decorate('outgoingCall', outgoingCall);
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiPaths, type ApiErrorBody, type LoyaltyEventBatchResult } from '@roadpass/contracts';
-import { freePort } from '../../testing/server-process.js';
-import { createTestApp, type TestApp } from '../../testing/test-app.js';
+import { startExternalRealm, type ExternalRealm } from '../../testing/external-realm.js';
+import { testConfig, type TestApp } from '../../testing/test-app.js';
 import { signIn } from '../../testing/sign-in.js';
 import { createTestCustomer } from '../../testing/loyalty-members.js';
 import { serviceToken } from '../../testing/service-token.js';
@@ -10,24 +10,13 @@ import { serviceToken } from '../../testing/service-token.js';
 // fetches over HTTP. The service trusts it by configuration alone and has no provider of its own.
 let issuer: TestApp;
 let service: TestApp;
+let realm: ExternalRealm;
 
 beforeAll(async () => {
-  const port = await freePort();
-  issuer = await createTestApp({ publicUrl: `http://127.0.0.1:${port}` });
-  await issuer.app.listen({ port, host: '127.0.0.1' });
-  service = await createTestApp(
-    {
-      externalIssuer: `http://127.0.0.1:${port}/auth/realms/customer`,
-      accessTokenAudience: 'urn:roadpass:customer-api',
-      loyaltyAudience: issuer.config.loyaltyAudience,
-    },
-    issuer.db,
-  );
+  realm = await startExternalRealm({ loyaltyAudience: testConfig().loyaltyAudience });
+  ({ issuer, service } = realm);
 });
-afterAll(async () => {
-  await service?.app.close();
-  await issuer?.close();
-});
+afterAll(() => realm?.close());
 
 const send = (bearer: string, customerId: string) =>
   service.app.inject({

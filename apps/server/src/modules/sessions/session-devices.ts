@@ -30,7 +30,7 @@ export async function recordSessionDevice(
 }
 
 /** Last-active times noted meanwhile are written together this often (one statement for all). */
-export const LAST_ACTIVE_FLUSH_MS = 1_000;
+const LAST_ACTIVE_FLUSH_MS = 1_000;
 /** At most this many sessions per statement. */
 const LAST_ACTIVE_BATCH = 5_000;
 
@@ -52,7 +52,6 @@ export function lastActiveRecorder(
   db: Db,
   onError: (error: unknown) => void,
   now = Date.now,
-  flushMs = LAST_ACTIVE_FLUSH_MS,
 ): LastActiveRecorder {
   const written = new Map<string, number>();
   let pending = new Map<string, number>();
@@ -92,7 +91,7 @@ export function lastActiveRecorder(
     if (written.size > 100_000) written.clear();
     written.set(sid, at);
     pending.set(sid, at);
-    timer ??= setTimeout(() => void flush(), flushMs).unref();
+    timer ??= setTimeout(() => void flush(), LAST_ACTIVE_FLUSH_MS).unref();
   };
   return Object.assign(used, { flush });
 }
