@@ -11,6 +11,7 @@ export default mergeConfig(
       restoreMocks: true,
       unstubGlobals: true,
       css: false,
+      isolate: false,
     },
   }),
 );

@@ -1,5 +1,6 @@
+import { Router } from 'wouter';
 import { AppProviders } from './providers';
-import { AppRoutes } from './router';
+import { AppRoutes, pageLocation } from './router';
 import type { AppServices } from './services';
 import { AppShell } from './shell/app-shell';
 import { AppErrorBoundary } from './shell/error-boundaries';
@@ -9,9 +10,11 @@ export function App({ services }: { services: AppServices }) {
   return (
     <AppErrorBoundary>
       <AppProviders services={services}>
-        <AppShell>
-          <AppRoutes />
-        </AppShell>
+        <Router hook={pageLocation.hook} searchHook={pageLocation.searchHook}>
+          <AppShell>
+            <AppRoutes />
+          </AppShell>
+        </Router>
       </AppProviders>
     </AppErrorBoundary>
   );

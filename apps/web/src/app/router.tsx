@@ -12,6 +12,7 @@ import { DeletionGuard } from '@/features/account-data-rights/components/deletio
 import { nativeRouteName, useNativeNavigation } from '@/lib/native-bridge';
 import { useAppStore } from '@/lib/state/app-store';
 import { lazyRoute } from './lazy-route';
+import { createPageLocation } from './page-location';
 import { loyaltyRouteModules, type LoyaltyScreen } from './routes/loyalty/loyalty-route-modules';
 import { RootRedirect } from './routes/root-redirect';
 import { RouteErrorBoundary } from './shell/error-boundaries';
@@ -50,7 +51,8 @@ const accountPageRoutes: Record<AccountPage, ReturnType<typeof lazyRoute>> = {
 
 /**
  * Loads the chunks of the page at `pathname` ahead, all at once (start-up calls it while it signs in),
- * so the page renders the moment the app is ready. Unknown addresses load nothing ahead.
+ * so the page renders the moment the app is ready; in the app, a page shows once they are here
+ * (pageLocation). Any other address is the not-found page's.
  */
 export function preloadRouteOf(pathname: string): Promise<unknown> {
   const loyaltyBase = routes.loyalty.base;
@@ -67,8 +69,11 @@ export function preloadRouteOf(pathname: string): Promise<unknown> {
   if (routes.paymentProfiles.pattern.test(pathname)) return PaymentProfilesRoute.preload();
   if (pathname.startsWith(routes.newsletterUnsubscribe.build(''))) return UnsubscribeRoute.preload();
   if (pathname.startsWith(routes.emailConfirm.build(''))) return EmailConfirmRoute.preload();
-  return Promise.resolve();
+  return NotFoundRoute.preload();
 }
+
+/** The address of the page shown: a new page's once its code is here (page-location.ts). */
+export const pageLocation = createPageLocation(preloadRouteOf);
 
 /**
  * Patterns of routes that show their own errors; navigating to any other route clears the error flags

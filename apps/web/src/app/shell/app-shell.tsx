@@ -7,6 +7,7 @@ import { useHostBridge } from '@/lib/native-bridge/host-bridge-state';
 import { ConsentGate } from '@/features/consent/consent-gate';
 import { FeedbackEntry } from '@/features/feedback/feedback-entry';
 import { useAppStore } from '@/lib/state/app-store';
+import { pageLocation } from '../router';
 import { ConfigErrorPage } from './config-error-page';
 import { ErrorBanner } from './error-banner';
 import { ErrorPage } from './error-page';
@@ -38,6 +39,8 @@ export function AppShell({ children }: { children: ReactNode }) {
   );
   // Webview: a host that gave no token shows its own state instead of a spinner for ever.
   const expired = useHostBridge((state) => state.expired);
+  // The next page's code is on its way: the page shown stays, and a bar at the top says it is coming.
+  const nextPageLoading = pageLocation.usePending();
 
   return (
     <div className={isWebView ? 'shell shell--webview' : 'shell'}>
@@ -45,7 +48,7 @@ export function AppShell({ children }: { children: ReactNode }) {
         {t('skip-to-content', 'Skip to content')}
       </a>
       <TopBar />
-      <main id="main" className="shell__main" tabIndex={-1}>
+      <main id="main" className="shell__main" tabIndex={-1} aria-busy={nextPageLoading || undefined}>
         {configProblems ? (
           <ConfigErrorPage problems={configProblems} />
         ) : (
