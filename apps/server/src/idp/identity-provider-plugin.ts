@@ -236,19 +236,27 @@ export default fp<IdentityProviderOptions>(
     // sessions that can still be used, and run-out ones become ended (endExpiredSessions).
     const sessionExpiry = (grantExp: unknown) =>
       new Date(typeof grantExp === 'number' ? grantExp * 1000 : Date.now() + config.sessionTtlSeconds * 1000);
+    // The token response waits for the entry: a sessions list read right after a sign-in shows the
+    // session (the event cannot be awaited, so the middleware below awaits the write it started).
+    const deviceWrites = new WeakMap<object, Promise<void>>();
+    provider.use(async (ctx, next) => {
+      await next();
+      await deviceWrites.get(ctx);
+    });
     provider.on('grant.success', (ctx) => {
       const source = ctx.oidc.entities.AuthorizationCode ?? ctx.oidc.entities.RefreshToken;
       const sid = source?.sid;
       const accountId = source?.accountId;
       if (typeof sid !== 'string' || typeof accountId !== 'string') return;
       const raw = ctx.req as IncomingMessage & { ip?: string };
-      recordSessionDevice(db, {
+      const write = recordSessionDevice(db, {
         sid,
         customerId: accountId,
         userAgent: ctx.get('user-agent'),
         address: raw.ip ?? raw.socket.remoteAddress ?? '',
         expiresAt: sessionExpiry(ctx.oidc.entities.Grant?.exp),
       }).catch((err: unknown) => log.warn({ err }, 'could not record a session device'));
+      deviceWrites.set(ctx, write);
     });
     // The provider's own end of a session (its logout confirmation, another account signing in).
     provider.on('session.destroyed', (session) => {
