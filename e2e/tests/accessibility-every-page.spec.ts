@@ -88,7 +88,8 @@ async function headingLost(page: Page): Promise<boolean> {
 }
 
 /**
- * The page has come: its heading shows, nothing loads any more, and it speaks the reader's language.
+ * The page has come: its heading shows, nothing loads or moves any more, and it speaks the reader's
+ * language.
  * Checked at every frame in the page: Playwright's assertions retry 100, 250, 500 ms apart, which made
  * waiting for each page take 400 ms, a third of this check's time.
  */
@@ -101,7 +102,14 @@ async function settled(page: Page, language: string): Promise<void> {
         heading.checkVisibility({ visibilityProperty: true }) &&
         heading.getBoundingClientRect().height > 0 &&
         document.querySelector('.spinner') === null &&
-        document.documentElement.lang === lang
+        document.documentElement.lang === lang &&
+        // Cards still fading or sliding in are no colours to check contrast against.
+        document
+          .getAnimations()
+          .every(
+            (animation) =>
+              animation.playState !== 'running' || animation.effect?.getTiming().iterations === Infinity,
+          )
       );
     },
     language,
