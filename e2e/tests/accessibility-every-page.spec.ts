@@ -52,7 +52,7 @@ function pageAddresses(country: string, language: string): [string, string][] {
   return addresses;
 }
 
-type Watched = Window & { headingWatch?: { observer?: MutationObserver; lost: boolean } };
+type Watched = Window & { spinnerWatch?: { observer: MutationObserver; seen: boolean } };
 
 /**
  * Navigates inside the running app (as a link would), so the session and language stay, watching
@@ -62,28 +62,29 @@ type Watched = Window & { headingWatch?: { observer?: MutationObserver; lost: bo
  */
 async function navigateInApp(page: Page, address: string): Promise<void> {
   await page.evaluate((target) => {
-    const watched = window as Watched;
-    const watch: { observer?: MutationObserver; lost: boolean } = { lost: false };
-    watch.observer = new MutationObserver(() => {
+    const shows = (selector: string) =>
+      Array.from(document.querySelectorAll(selector)).some((element) => element.checkVisibility());
+    const watch = {
+      seen: false,
       // React hides a suspended page (display: none) and shows its fallback; a redirect shows nothing
       // for a moment, which is no spinner.
-      const shows = (selector: string) =>
-        Array.from(document.querySelectorAll(selector)).some((element) => element.checkVisibility());
-      if (!shows('main h1') && shows('main .spinner')) watch.lost = true;
-    });
+      observer: new MutationObserver(() => {
+        if (!shows('main h1') && shows('main .spinner')) watch.seen = true;
+      }),
+    };
     watch.observer.observe(document.body, { childList: true, subtree: true, attributes: true });
-    watched.headingWatch = watch;
+    (window as Watched).spinnerWatch = watch;
     window.history.pushState(null, '', target);
     window.dispatchEvent(new PopStateEvent('popstate'));
   }, address);
 }
 
 /** Whether a spinner showed without a page heading at some moment since navigateInApp. */
-async function headingLost(page: Page): Promise<boolean> {
+async function spinnerShowedInstead(page: Page): Promise<boolean> {
   return page.evaluate(() => {
-    const watch = (window as Watched).headingWatch;
-    watch?.observer?.disconnect();
-    return watch?.lost ?? false;
+    const watch = (window as Watched).spinnerWatch;
+    watch?.observer.disconnect();
+    return watch?.seen ?? false;
   });
 }
 
@@ -202,7 +203,8 @@ test.describe('every page passes axe (WCAG 2.2 AA), reflows at 320 px and keeps 
         for (const [name, address] of addresses) {
           await navigateInApp(page, address);
           await settled(page, language);
-          if (await headingLost(page)) found.push(`${name} (${address}): a spinner took the page's place`);
+          if (await spinnerShowedInstead(page))
+            found.push(`${name} (${address}): a spinner took the page's place`);
           if (process.env.AXE_DEBUG)
             console.log(name, page.url(), await page.locator('h1').first().innerText());
           for (const violation of await violations(page)) found.push(`${name} (${address}): ${violation}`);

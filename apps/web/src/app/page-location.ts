@@ -32,10 +32,6 @@ export function createPageLocation(codeOf: (pathname: string) => Promise<unknown
   let wanted = 0;
   const listeners = new Set<() => void>();
 
-  const showNow = () => {
-    path = location.pathname;
-    search = location.search;
-  };
   const browserChanged = () => {
     const next = { path: location.pathname, search: location.search };
     if (next.path === path && next.search === search) return;
@@ -59,7 +55,8 @@ export function createPageLocation(codeOf: (pathname: string) => Promise<unknown
   const subscribe = (listener: () => void) => {
     if (listeners.size === 0) {
       // Nobody listened while the address changed (start-up replaces it before the routes render).
-      showNow();
+      path = location.pathname;
+      search = location.search;
       for (const event of historyEvents) addEventListener(event, browserChanged);
     }
     listeners.add(listener);

@@ -30,11 +30,9 @@ afterEach(async () => {
 
 // The one jsdom outlives the file: what the app put on window (the native bridge's setters, which a
 // webview start installs) goes with the file that put it there.
-afterAll(() => {
-  delete window.setAuthToken;
-  delete window.answerAuthTokenRefresh;
-  delete window.setSafeAreaInsets;
-  delete window.setPushNotificationFlags;
+afterAll(async () => {
+  const { removeHostSetters } = await import('@/lib/native-bridge/host-bridge');
+  removeHostSetters();
   document.documentElement.removeAttribute('lang');
   document.title = '';
 });

@@ -75,15 +75,11 @@ const READ_BATCH = 100;
  * read goes alone, on the transaction's connection. Nothing is kept: each read asks the database.
  */
 function customersById(db: Db): (id: string) => Promise<Customer | undefined> {
-  const readOne = (id: string) =>
-    db.selectFrom('customers').select(CUSTOMER_COLUMNS).where('id', '=', id).executeTakeFirst();
-  if (db.isTransaction) return readOne;
+  const customers = () => db.selectFrom('customers').select(CUSTOMER_COLUMNS);
+  if (db.isTransaction) return (id) => customers().where('id', '=', id).executeTakeFirst();
   const loader = new DataLoader<string, Customer | undefined>(
     async (ids) => {
-      if (ids.length === 1) return [await readOne(ids[0]!)];
-      const rows = await db
-        .selectFrom('customers')
-        .select(CUSTOMER_COLUMNS)
+      const rows = await customers()
         .where(sql<boolean>`id = any(${[...ids]}::uuid[])`)
         .execute();
       const byId = new Map(rows.map((row) => [row.id, row]));

@@ -182,6 +182,14 @@ export function installHostSetters(onToken: (token: string) => void): void {
   window.setPushNotificationFlags = setter('pushNotificationFlags');
 }
 
+/** Only for tests: removes the setters installHostSetters put on window. */
+export function removeHostSetters(): void {
+  delete window.setAuthToken;
+  delete window.answerAuthTokenRefresh;
+  delete window.setSafeAreaInsets;
+  delete window.setPushNotificationFlags;
+}
+
 /** Only for tests: forgets a pending request and the state. */
 export function resetHostBridge(): void {
   pending = null;
