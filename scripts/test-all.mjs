@@ -90,11 +90,20 @@ function vitestSuite(name, dir) {
     return results.push({ name, passed: 0, failed: 1, note: 'suite crashed before reporting' });
   const report = JSON.parse(readFileSync(out, 'utf8'));
   const failed = report.numFailedTests + (ok || report.numFailedTests > 0 ? 0 : 1);
+  const failures = report.testResults.flatMap((file) =>
+    file.assertionResults
+      .filter((test) => test.status === 'failed')
+      .map((test) => ({
+        where: `${path.relative(root, file.name)} › ${test.fullName}`,
+        why: test.failureMessages?.[0],
+      })),
+  );
   results.push({
     name,
     passed: report.numPassedTests,
     failed,
     skipped: report.numPendingTests + report.numTodoTests,
+    failures,
   });
 }
 
@@ -110,9 +119,27 @@ function playwrightSuite() {
   );
   if (!existsSync(out))
     return results.push({ name: 'e2e', passed: 0, failed: 1, note: 'suite crashed before reporting' });
-  const { stats } = JSON.parse(readFileSync(out, 'utf8'));
+  const { stats, suites } = JSON.parse(readFileSync(out, 'utf8'));
   const failed = stats.unexpected + (ok || stats.unexpected > 0 ? 0 : 1);
-  results.push({ name: 'e2e', passed: stats.expected + stats.flaky, failed, skipped: stats.skipped });
+  const failures = [];
+  const walk = (suite, titles) => {
+    for (const spec of suite.specs ?? [])
+      for (const test of spec.tests ?? [])
+        if (test.status === 'unexpected')
+          failures.push({
+            where: `${spec.file}:${spec.line} [${test.projectName}] › ${[...titles, spec.title].join(' › ')}`,
+            why: test.results?.at(-1)?.error?.message,
+          });
+    for (const child of suite.suites ?? []) walk(child, [...titles, child.title]);
+  };
+  for (const suite of suites ?? []) walk(suite, []);
+  results.push({
+    name: 'e2e',
+    passed: stats.expected + stats.flaky,
+    failed,
+    skipped: stats.skipped,
+    failures,
+  });
 }
 
 step('build', 'npm', ['run', 'build']);
@@ -132,6 +159,17 @@ for (const r of results) {
     `  ${r.name.padEnd(10)} ${r.passed} passed, ${r.failed} failed${r.skipped ? `, ${r.skipped} skipped` : ''}${r.note ? ` (${r.note})` : ''}`,
   );
 }
+// The failed tests again at the end, where a CI log cut to its last lines still shows them.
+for (const r of results)
+  for (const failure of r.failures ?? []) {
+    console.log(`  FAILED ${r.name}: ${failure.where}`);
+    // eslint-disable-next-line no-control-regex
+    const why = failure.why
+      ?.replace(/\u001b\[[0-9;]*m/g, '')
+      .split('\n')
+      .find((line) => line.trim());
+    if (why) console.log(`         ${why.trim().slice(0, 300)}`);
+  }
 if (failedSteps)
   console.log(`  ${failedSteps} check step(s) failed (build, lint, types or size): counted as failures`);
 const passed = results.reduce((n, r) => n + r.passed, 0);

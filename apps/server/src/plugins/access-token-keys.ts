@@ -11,6 +11,13 @@ import type { AppConfig } from '../config.js';
 /** Signature algorithms accepted on access tokens (the embedded provider signs RS256; Keycloak may differ). */
 export const ACCESS_TOKEN_ALGORITHMS = ['RS256', 'PS256', 'ES256', 'EdDSA'];
 
+/**
+ * Whether a failed verification says something about the token (bad signature, unknown key, expired,
+ * wrong issuer: all jose errors) rather than about this server (its key store unreachable). Only the
+ * first is an invalid token; the second is the server's failure and must not be answered with 401.
+ */
+export const isTokenFault = (error: unknown): boolean => error instanceof joseErrors.JOSEError;
+
 export interface AccessTokenKeySource {
   issuer: () => string;
   keys: JWTVerifyGetKey;
@@ -39,9 +46,15 @@ export function accessTokenKeySource(app: FastifyInstance, config: AppConfig): A
   const RELOAD_COOLDOWN_MS = 60_000;
   let local: Promise<JWTVerifyGetKey> | undefined;
   let loadedAt = 0;
-  const loadLocal = async () => {
+  const loadLocal = () => {
     loadedAt = Date.now();
-    return createLocalJWKSet(await app.identityProvider.publicJwks());
+    const loading = app.identityProvider.publicJwks().then(createLocalJWKSet);
+    // A load that failed (the database down) is not kept: the next token asks again. Kept, it made
+    // every later token of this instance "not valid" long after the database was back.
+    loading.catch(() => {
+      if (local === loading) local = undefined;
+    });
+    return loading;
   };
   return {
     issuer: () => app.identityProvider.issuer,

@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import { errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
 import type { AppConfig } from '../config.js';
 import { ApiError } from '../lib/api-error.js';
-import { ACCESS_TOKEN_ALGORITHMS, accessTokenKeySource } from './access-token-keys.js';
+import { ACCESS_TOKEN_ALGORITHMS, accessTokenKeySource, isTokenFault } from './access-token-keys.js';
 import {
   bearerChallenge,
   dpopChallenge,
@@ -241,6 +241,7 @@ export default fp<{ config: AppConfig }>(
       try {
         payload = await verified(credentials.token);
       } catch (error) {
+        if (!isTokenFault(error)) throw error;
         const description =
           error instanceof joseErrors.JWTExpired
             ? 'The access token has expired'

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
 import type { AppConfig } from '../config.js';
 import { ApiError } from '../lib/api-error.js';
-import { ACCESS_TOKEN_ALGORITHMS, accessTokenKeySource } from './access-token-keys.js';
+import { ACCESS_TOKEN_ALGORITHMS, accessTokenKeySource, isTokenFault } from './access-token-keys.js';
 import { bearerChallenge, readAuthorization, type BearerError } from './bearer-challenge.js';
 
 export interface ServiceClientIdentity {
@@ -75,6 +75,7 @@ export function serviceTokenCheck(app: FastifyInstance, options: ServiceTokenChe
         requiredClaims: ['exp', 'iat'],
       }));
     } catch (error) {
+      if (!isTokenFault(error)) throw error;
       if (error instanceof joseErrors.JWTExpired) {
         throw refuse(401, 'The access token has expired', 'invalid_token');
       }
