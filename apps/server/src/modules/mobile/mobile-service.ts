@@ -18,6 +18,7 @@ import {
   PIN_TTL_SECONDS,
 } from './pin-limits.js';
 import { getOrCreateSecret, randomSecret } from '../../lib/app-secrets.js';
+import { loadedOnce } from '../../lib/loaded-once.js';
 import type { Customer } from '../customers/index.js';
 import type { MessageSender, MessageKey, MessageTexts } from '../messages/index.js';
 import { recordSecurityEvent } from '../security-activity/index.js';
@@ -70,9 +71,9 @@ export function createMobileService({
 
   // PINs are stored as an HMAC with a server key: six digits are a million values, so a plain hash of
   // a leaked row could be reversed in a moment; without the key it cannot.
-  let key: Promise<string> | undefined;
+  const pinKey = loadedOnce(() => getOrCreateSecret(db, 'mobile-pin-key', () => randomSecret()));
   const pinHash = async (customerId: string, pin: string) =>
-    createHmac('sha256', await (key ??= getOrCreateSecret(db, 'mobile-pin-key', () => randomSecret())))
+    createHmac('sha256', await pinKey())
       .update(`${customerId}:${pin}`)
       .digest('hex');
 
