@@ -29,7 +29,12 @@ const yearAgo = new Date(now.getTime() - 365 * 86_400_000);
 /** [title, sql, params(customer)] — the statements as the server sends them. */
 const queries = [
   ['Sign-in: the customer by e-mail', `select * from "customers" where lower(email) = $1`, (c) => [c.email]],
-  ['Every call: the customer by id', `select * from "customers" where "id" = $1`, (c) => [c.id]],
+  // Reads of one turn of the event loop go together (decisions 0053, 0054): a batch of one here.
+  [
+    'Every call: the customers by id',
+    `select * from "customers" where id = any($1::uuid[])`,
+    (c) => [[c.id]],
+  ],
   [
     'Every call with a token: the session by uid (identity provider)',
     `select "payload", "consumed_at" from "oidc_model_instances" where "kind" = $1 and "uid" = $2 and ("expires_at" is null or "expires_at" > $3)`,
@@ -42,9 +47,9 @@ const queries = [
   ],
   [
     'Tier details (loyalty page): membership, account and first expiring lot',
-    `select exists (select 1 from customer_consents cc where cc.customer_id = "c"."id"
-    and cc.slug = $1 and cc.granted) as "member", "a"."customer_id", "a"."balance", "a"."tier", "a"."tier_expiration_date", "a"."event_count", "a"."updated_at", (select min("e"."expires_at") as "first" from "loyalty_events" as "e" where "e"."customer_id" = "c"."id" and "e"."remaining_points" > $2) as "first_lot_expiry" from "customers" as "c" left join "loyalty_accounts" as "a" on "a"."customer_id" = "c"."id" where "c"."id" = $3`,
-    (c) => ['loyalty-core-cC6D', 0, c.id],
+    `select "c"."id" as "id", exists (select 1 from customer_consents cc where cc.customer_id = "c"."id"
+    and cc.slug = $1 and cc.granted) as "member", "a"."customer_id", "a"."balance", "a"."tier", "a"."tier_expiration_date", "a"."event_count", "a"."updated_at", (select min("e"."expires_at") as "first" from "loyalty_events" as "e" where "e"."customer_id" = "c"."id" and "e"."remaining_points" > $2) as "first_lot_expiry" from "customers" as "c" left join "loyalty_accounts" as "a" on "a"."customer_id" = "c"."id" where c.id = any($3::uuid[])`,
+    (c) => ['loyalty-core-cC6D', 0, [c.id]],
   ],
   [
     'Before a ledger write: the account and whether anything is due',
@@ -53,17 +58,27 @@ const queries = [
   ],
   [
     'History, newest page (20 entries by seq)',
-    `select coalesce(json_agg(json_build_object('id', id::text, 'type', type, 'points', points, 'tier', tier_after,
-      'occurredAt', to_char("occurred_at" at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-      'expirationDate', to_char("expires_at" at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-      'description', description) order by seq desc), '[]')::text as "page"
-     from "loyalty_events" where "customer_id" = $1 and "seq" > $2 and "seq" <= $3`,
-    (c, n) => [c.id, Math.max(0, n - 20), n],
+    `select coalesce((select json_agg(json_build_object('id', e.id::text, 'type', e.type, 'points', e.points,
+      'tier', e.tier_after,
+      'occurredAt', to_char("e"."occurred_at" at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+      'expirationDate', to_char("e"."expires_at" at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+      'description', e.description) order by e.seq desc)
+      from loyalty_events e where e.customer_id = r.customer_id and e.seq > r.low and e.seq <= r.high), '[]')::text as page
+     from unnest($1::uuid[], $2::integer[], $3::integer[]) with ordinality as r(customer_id, low, high, n)
+     order by r.n`,
+    (c, n) => [[c.id], [Math.max(0, n - 20)], [n]],
   ],
   [
     'Expiry forecast and spending: the open lots, oldest first',
     `select "customer_id", "id", "seq", "remaining_points", "expires_at", "description" from "loyalty_events" where customer_id = any($1::uuid[]) and "remaining_points" > $2 order by "customer_id", "expires_at", "seq"`,
     (c) => [[c.id], 0],
+  ],
+  [
+    "Expiry forecast: the points of the tier's qualifying window",
+    `select (select sum(e.points) from loyalty_events e
+       where e.customer_id = w.customer_id and e.occurred_at > w.since and e.type <> 'expiry') as total
+     from unnest($1::uuid[], $2::timestamptz[]) with ordinality as w(customer_id, since, n) order by w.n`,
+    (c) => [[c.id], [yearAgo]],
   ],
   [
     'Event batch: source ids already recorded',
@@ -87,8 +102,29 @@ const queries = [
   ],
   [
     'Security page: sessions',
-    `select * from "session_devices" where "customer_id" = $1 and "expires_at" > $2 and not exists (select "sid" from "ended_sessions" where "ended_sessions"."sid" = "session_devices"."sid") order by "last_active_at" desc`,
-    (c) => [c.id, now],
+    `select * from "session_devices" where customer_id = any($1::uuid[]) and "expires_at" > $2 and not exists (select "sid" from "ended_sessions" where "ended_sessions"."sid" = "session_devices"."sid") order by "last_active_at" desc`,
+    (c) => [[c.id], now],
+  ],
+  [
+    'Security activity: the newest page',
+    `select a.n, x.kind, x.occurred_at, x.details, x.count
+     from unnest($1::uuid[], $2::timestamptz[], $3::integer[], $4::integer[])
+       with ordinality as a(customer_id, since, page_limit, page_offset, n)
+     cross join lateral (
+       select * from (
+         select kind, occurred_at, details, 1::bigint as count from security_events
+           where customer_id = a.customer_id and occurred_at > a.since and kind <> 'sign_in_failed'
+         union all
+         select 'sign_in_failed', max(occurred_at), (array_agg(details order by occurred_at desc))[1], count(*)
+           from security_events
+           where customer_id = a.customer_id and occurred_at > a.since and kind = 'sign_in_failed'
+           group by date_trunc('day', occurred_at at time zone 'UTC')
+       ) events
+       order by occurred_at desc
+       limit a.page_limit offset a.page_offset
+     ) x
+     order by a.n, x.occurred_at desc`,
+    (c) => [[c.id], [yearAgo], [21], [0]],
   ],
   [
     'Expiry job: everyone with lots or a tier due',

@@ -1,7 +1,7 @@
-import DataLoader from 'dataloader';
 import { sql } from 'kysely';
 import { changeNotices } from '../../db/change-notices.js';
 import type { Db } from '../../db/database.js';
+import { batchPerTurn } from '../../lib/batch-per-turn.js';
 import type { CustomerRow, CustomerUpdate, NewCustomerRow } from '../../db/schema.js';
 import { decoyPasswordHash, hashPassword, verifyPassword } from '../../lib/password-hash.js';
 import { isCustomerId } from '../../lib/customer-id.js';
@@ -63,35 +63,25 @@ function withoutHash(row: CustomerRow): Customer {
 }
 
 /**
- * How many customers one read by id may carry. The calls of an instance under load arrive many per turn
- * of the event loop; a turn's reads go as one statement, in parts of this size.
- */
-const READ_BATCH = 100;
-
-/**
  * Reads customers by id, the reads of one turn of the event loop together in one statement
- * (`id = any($1)`): every API call reads its customer, and under load one statement for 16 calls
- * costs PostgreSQL and this process about what one did (decision 0053). Inside a transaction each
- * read goes alone, on the transaction's connection. Nothing is kept: each read asks the database.
+ * (`id = any($1)`, decision 0053): every API call reads its customer. Inside a transaction each read
+ * goes alone, on the transaction's connection. Nothing is kept: each read asks the database.
  */
 function customersById(db: Db): (id: string) => Promise<Customer | undefined> {
   const customers = () => db.selectFrom('customers').select(CUSTOMER_COLUMNS);
   if (db.isTransaction) return (id) => customers().where('id', '=', id).executeTakeFirst();
-  const loader = new DataLoader<string, Customer | undefined>(
-    async (ids) => {
-      const rows = await customers()
-        .where(sql<boolean>`id = any(${[...ids]}::uuid[])`)
-        .execute();
-      const byId = new Map(rows.map((row) => [row.id, row]));
-      // A customer asked for twice in one turn: each caller gets an object of its own.
-      return ids.map((id) => {
-        const row = byId.get(id);
-        return row && { ...row };
-      });
-    },
-    { cache: false, maxBatchSize: READ_BATCH, batchScheduleFn: (run) => setImmediate(run) },
-  );
-  return (id) => loader.load(id.toLowerCase());
+  const read = batchPerTurn<string, Customer | undefined>(async (ids) => {
+    const rows = await customers()
+      .where(sql<boolean>`id = any(${[...ids]}::uuid[])`)
+      .execute();
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    // A customer asked for twice in one turn: each caller gets an object of its own.
+    return ids.map((id) => {
+      const row = byId.get(id);
+      return row && { ...row };
+    });
+  });
+  return (id) => read(id.toLowerCase());
 }
 
 export function createCustomerRepository(db: Db): CustomerRepository {

@@ -33,6 +33,20 @@ export interface NewLedgerRow {
   tier_after: TierSlug;
 }
 
+/** A history page: the entries of one customer with lowExclusive < seq <= highInclusive. */
+export interface HistoryPageRange {
+  customerId: string;
+  lowExclusive: number;
+  highInclusive: number;
+}
+
+/** What a member's calls answer from (memberStates below). */
+export interface MemberStateRow {
+  member: boolean;
+  account: LoyaltyAccount | undefined;
+  dueAt: Date | null;
+}
+
 export interface PartnerCodeRow {
   slug: string;
   code: string;
@@ -89,32 +103,35 @@ export function loyaltyQueries(db: Executor) {
       ${returning ? sql`returning id, customer_id, seq` : sql``}`.execute(db);
   };
 
-  /** A history page as the JSON text of its array: see historyEntriesJson below. */
-  async function historyEntriesJson(
-    customerId: string,
-    lowExclusive: number,
-    highInclusive: number,
-  ): Promise<string> {
-    const iso = (column: 'occurred_at' | 'expires_at') =>
-      sql`to_char(${sql.ref(column)} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-    const row = await db
-      .selectFrom('loyalty_events')
-      .select(
-        sql<string>`coalesce(json_agg(json_build_object(
-          'id', id::text,
-          'type', type,
-          'points', points,
-          'tier', tier_after,
+  /**
+   * History pages as the JSON text of their arrays, one per request, in order: see historyPagesJson
+   * below. One statement for any number of pages.
+   */
+  async function historyPagesJson(pages: readonly HistoryPageRange[]): Promise<string[]> {
+    if (pages.length === 0) return [];
+    const iso = (column: string) =>
+      sql`to_char(${sql.ref(`e.${column}`)} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+    const { rows } = await sql<{ page: string }>`
+      select coalesce((
+        select json_agg(json_build_object(
+          'id', e.id::text,
+          'type', e.type,
+          'points', e.points,
+          'tier', e.tier_after,
           'occurredAt', ${iso('occurred_at')},
           'expirationDate', ${iso('expires_at')},
-          'description', description
-        ) order by seq desc), '[]')::text`.as('page'),
-      )
-      .where('customer_id', '=', customerId)
-      .where('seq', '>', lowExclusive)
-      .where('seq', '<=', highInclusive)
-      .executeTakeFirstOrThrow();
-    return row.page;
+          'description', e.description
+        ) order by e.seq desc)
+        from loyalty_events e
+        where e.customer_id = r.customer_id and e.seq > r.low and e.seq <= r.high
+      ), '[]')::text as page
+      from unnest(
+        ${pages.map((p) => p.customerId)}::uuid[],
+        ${pages.map((p) => p.lowExclusive)}::integer[],
+        ${pages.map((p) => p.highInclusive)}::integer[]
+      ) with ordinality as r(customer_id, low, high, n)
+      order by r.n`.execute(db);
+    return rows.map((row) => row.page);
   }
 
   return {
@@ -353,27 +370,22 @@ export function loyaltyQueries(db: Executor) {
      * hands rows over value by value through WebAssembly: one text costs half as much as 100 rows.
      * Members' calls pass it through as it is.
      */
-    historyEntriesJson,
+    historyPagesJson,
 
     /**
-     * In one read without locks, what a member's calls answer from: whether the customer exists and
-     * is a member (isLoyaltyMemberSql), their account if they have
+     * In one read without locks, for any number of customers, what a member's calls answer from:
+     * whether the customer exists and is a member (isLoyaltyMemberSql), their account if they have
      * one, and the first moment something of it falls due (the earliest open lot's expiry or the
-     * tier's date; null when nothing ever will). Undefined for an unknown customer.
+     * tier's date; null when nothing ever will). Unknown customers are missing from the answer.
      */
-    async memberState(customerId: string): Promise<
-      | {
-          member: boolean;
-          account: LoyaltyAccount | undefined;
-          dueAt: Date | null;
-        }
-      | undefined
-    > {
-      if (!isCustomerId(customerId)) return undefined;
-      const row = await db
+    async memberStates(customerIds: readonly string[]): Promise<Map<string, MemberStateRow>> {
+      const ids = [...new Set(customerIds.filter(isCustomerId).map((id) => id.toLowerCase()))];
+      if (ids.length === 0) return new Map();
+      const rows = await db
         .selectFrom('customers as c')
         .leftJoin('loyalty_accounts as a', 'a.customer_id', 'c.id')
         .select((eb) => [
+          'c.id as id',
           isLoyaltyMemberSql(eb.ref('c.id')).as('member'),
           ...accountColumns.map((c) => `a.${c}` as const),
         ])
@@ -385,18 +397,41 @@ export function loyaltyQueries(db: Executor) {
             .where('e.remaining_points', '>', 0)
             .as('first_lot_expiry'),
         )
-        .where('c.id', '=', customerId)
-        .executeTakeFirst();
-      if (!row) return undefined;
-      const account = row.customer_id === null ? undefined : toAccount(row as AccountRow);
-      const dues = [row.first_lot_expiry, account?.tierExpirationDate]
-        .filter((d): d is Date => d instanceof Date || typeof d === 'string')
-        .map((d) => new Date(d).getTime());
-      return {
-        member: row.member === true,
-        account,
-        dueAt: dues.length > 0 ? new Date(Math.min(...dues)) : null,
-      };
+        .where(sql<boolean>`c.id = any(${ids}::uuid[])`)
+        .execute();
+      return new Map(
+        rows.map((row) => {
+          const account = row.customer_id === null ? undefined : toAccount(row as AccountRow);
+          const dues = [row.first_lot_expiry, account?.tierExpirationDate]
+            .filter((d): d is Date => d instanceof Date || typeof d === 'string')
+            .map((d) => new Date(d).getTime());
+          const state: MemberStateRow = {
+            member: row.member === true,
+            account,
+            dueAt: dues.length > 0 ? new Date(Math.min(...dues)) : null,
+          };
+          return [row.id, state];
+        }),
+      );
+    },
+
+    /**
+     * The points each customer collected since their own moment (not expiry entries), in the order
+     * asked: the tier's qualifying window of each member of an expiry forecast batch. One statement
+     * for any number of windows.
+     */
+    async collectedInWindows(windows: readonly { customerId: string; since: Date }[]): Promise<number[]> {
+      if (windows.length === 0) return [];
+      const { rows } = await sql<{ total: string | number | null }>`
+        select (
+          select sum(e.points) from loyalty_events e
+          where e.customer_id = w.customer_id and e.occurred_at > w.since and e.type <> 'expiry'
+        ) as total
+        from unnest(
+          ${windows.map((w) => w.customerId)}::uuid[], ${windows.map((w) => w.since)}::timestamptz[]
+        ) with ordinality as w(customer_id, since, n)
+        order by w.n`.execute(db);
+      return rows.map((row) => Number(row.total ?? 0));
     },
 
     async findPartnerCode(customerId: string, slug: string): Promise<PartnerCodeRow | undefined> {

@@ -9,6 +9,7 @@ import type {
 import { changeNotices } from '../../db/change-notices.js';
 import type { Db } from '../../db/database.js';
 import type { InvalidatingCache } from '../../lib/invalidating-cache.js';
+import { batchPerTurn } from '../../lib/batch-per-turn.js';
 import type { LoyaltyContent, RewardRule } from '../content/index.js';
 import {
   createLedgerBatch,
@@ -20,8 +21,10 @@ import {
 } from './ledger-batch.js';
 import {
   loyaltyQueries,
+  type HistoryPageRange,
   type LoyaltyAccount,
   type LoyaltyQueries,
+  type MemberStateRow,
   type PartnerCodeRow,
 } from './loyalty-repository.js';
 import { expirySourceId, qualifyingWindowStart, systemClock, tierRank, type Clock } from './loyalty-rules.js';
@@ -80,6 +83,10 @@ const INSERT_CHUNK = 100;
  */
 export const EXPIRY_BATCH_CUSTOMERS = 250;
 
+const NOTHING_EXPIRED: CustomerExpiry = { lots: 0, points: 0, tierRecomputed: false, tierLowered: false };
+
+type OpenLot = Awaited<ReturnType<LoyaltyQueries['openLots']>>[number];
+
 /** How a transaction takes its customers' account locks: wait in id order, or skip the rows others hold. */
 type LockMode = 'wait' | 'skip-locked';
 
@@ -95,6 +102,29 @@ export function createLoyaltyService({ db, content, clock = systemClock, cache }
   /** After a ledger or account write commits: this process's caches drop those customers at once. */
   const changed = (customerIds: string | readonly string[]) =>
     changeNotices(db).publish('loyalty', customerIds);
+
+  /**
+   * A member's reads, those of one turn of the event loop together: one statement for every member
+   * asking at once (decision 0054). The service runs on the pool, never inside a transaction.
+   */
+  const reads = {
+    state: batchPerTurn<string, MemberStateRow | undefined>(async (ids) => {
+      const states = await loyaltyQueries(db).memberStates(ids);
+      return ids.map((id) => states.get(id));
+    }),
+    historyPage: batchPerTurn<HistoryPageRange, string>((pages) =>
+      loyaltyQueries(db).historyPagesJson(pages),
+    ),
+    openLots: batchPerTurn<string, OpenLot[]>(async (ids) => {
+      const byCustomer = new Map<string, OpenLot[]>(ids.map((id) => [id, []]));
+      for (const lot of await loyaltyQueries(db).openLots([], [...byCustomer.keys()], new Date(0)))
+        byCustomer.get(lot.customerId)?.push(lot);
+      return ids.map((id) => byCustomer.get(id)!);
+    }),
+    collected: batchPerTurn<{ customerId: string; since: Date }, number>((windows) =>
+      loyaltyQueries(db).collectedInWindows(windows),
+    ),
+  };
 
   /**
    * Locks the accounts of `customerIds` (created if missing) and loads what applying `events` to
@@ -216,11 +246,38 @@ export function createLoyaltyService({ db, content, clock = systemClock, cache }
     return done;
   }
 
-  /** Expiry for one customer in its own transaction: a batch of one. */
-  async function expireNow(customerId: string, now: Date) {
-    const done = await expireTogether([customerId], now, 'wait');
-    return done.get(customerKey(customerId))!;
-  }
+  /**
+   * Expiry for one customer (a member's visit with something due, an operator's command): the asks of
+   * one turn of the event loop in one transaction (decision 0054), one per moment asked for (tests ask
+   * at moments of their own).
+   */
+  const expireAsked = batchPerTurn<
+    { customerId: string; now: Date },
+    { account: LoyaltyAccount; expiry: CustomerExpiry }
+  >(async (asks) => {
+    const byMoment = new Map<number, Set<string>>();
+    for (const { customerId, now } of asks) {
+      const ids = byMoment.get(now.getTime()) ?? new Set();
+      byMoment.set(now.getTime(), ids.add(customerKey(customerId)));
+    }
+    const done = new Map<string, { account: LoyaltyAccount; expiry: CustomerExpiry }>();
+    for (const [moment, ids] of byMoment) {
+      for (const [id, result] of await expireTogether([...ids], new Date(moment), 'wait'))
+        done.set(`${moment} ${id}`, result);
+    }
+    // A customer asked for twice at one moment: the first ask gets what was expired, the next ones
+    // what a run straight after would find (nothing), as if they had run one after the other.
+    const told = new Set<string>();
+    return asks.map(({ customerId, now }) => {
+      const key = `${now.getTime()} ${customerKey(customerId)}`;
+      const result = done.get(key);
+      if (!result) return new Error(`no loyalty account for ${customerId}`);
+      if (told.has(key)) return { account: result.account, expiry: { ...NOTHING_EXPIRED } };
+      told.add(key);
+      return result;
+    });
+  });
+  const expireNow = (customerId: string, now: Date) => expireAsked({ customerId, now });
 
   /**
    * Expiry for everyone with lots or a tier due at `now`, set-based (decision 0045): one statement
@@ -319,12 +376,15 @@ export function createLoyaltyService({ db, content, clock = systemClock, cache }
 
   /** Reads the member state (one statement; a first visit or something due writes first). */
   async function loadMemberState(customerId: string, now: Date): Promise<MemberState | null> {
-    const q = loyaltyQueries(db);
-    let found = await q.memberState(customerId);
+    let found = await reads.state(customerId);
     if (!found?.member) return null;
     if (!found.account || (found.dueAt && found.dueAt.getTime() <= now.getTime())) {
-      await currentAccount(customerId, now);
-      found = await q.memberState(customerId);
+      if (found.account) await expireNow(customerId, now);
+      else {
+        await loyaltyQueries(db).ensureAccount(customerId);
+        changed(customerId);
+      }
+      found = await reads.state(customerId);
       if (!found?.member || !found.account) return null;
     }
     const details = toTierDetails(found.account);
@@ -360,15 +420,23 @@ export function createLoyaltyService({ db, content, clock = systemClock, cache }
     pageIndex: number,
     pageSize: number,
     now: Date = clock(),
+    known?: MemberState,
   ): Promise<string | null> {
     const id = customerKey(customerId);
     const load = async () => {
-      // The state is read inside the page's load: an invalidation before it drops both.
-      const state = await memberState(id, now);
+      // The state is read inside the page's load: an invalidation before it drops both. Without a
+      // cache, the state the caller has just read (its membership check) is as good.
+      const state = !cache && known ? known : await memberState(id, now);
       if (!state) return { value: null };
       const high = state.eventCount - pageIndex * pageSize;
       const entries =
-        high > 0 ? await loyaltyQueries(db).historyEntriesJson(id, Math.max(0, high - pageSize), high) : '[]';
+        high > 0
+          ? await reads.historyPage({
+              customerId: id,
+              lowExclusive: Math.max(0, high - pageSize),
+              highInclusive: high,
+            })
+          : '[]';
       const value =
         `{"content":${entries},"totalPages":${Math.ceil(state.eventCount / pageSize)},` +
         `"totalElements":${state.eventCount},"pageIndex":${pageIndex},"pageSize":${pageSize}}`;
@@ -419,18 +487,18 @@ export function createLoyaltyService({ db, content, clock = systemClock, cache }
     async expiryForecast(
       customerId: string,
       now: Date = clock(),
+      known?: MemberState,
     ): Promise<Omit<LoyaltyExpiryForecast, 'reminderDays'>> {
       const id = customerKey(customerId);
-      const state = await memberState(id, now);
+      // The state the caller has just read (its membership check) is as good as a new read.
+      const state = known ?? (await memberState(id, now));
       if (!state) throw loyaltyErrors.notAMember();
-      const q = loyaltyQueries(db);
-      const lots = await q.openLots([], [id], now);
       const { tier, tierExpirationDate } = state.details;
       const tierDate = tierExpirationDate === null ? null : new Date(tierExpirationDate);
-      const collected =
-        tierDate === null
-          ? 0
-          : ((await q.collectedSince([id], qualifyingWindowStart(tierDate))).get(id) ?? 0);
+      const [lots, collected] = await Promise.all([
+        reads.openLots(id),
+        tierDate === null ? 0 : reads.collected({ customerId: id, since: qualifyingWindowStart(tierDate) }),
+      ]);
       return expiryForecast({
         now,
         lots,
@@ -451,8 +519,9 @@ export function createLoyaltyService({ db, content, clock = systemClock, cache }
       pageIndex: number,
       pageSize: number,
       now: Date = clock(),
+      known?: MemberState,
     ): Promise<LoyaltyHistoryPage> {
-      const page = await historyJson(customerId, pageIndex, pageSize, now);
+      const page = await historyJson(customerId, pageIndex, pageSize, now, known);
       if (page === null) throw loyaltyErrors.notAMember();
       return JSON.parse(page) as LoyaltyHistoryPage;
     },

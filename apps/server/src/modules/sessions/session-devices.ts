@@ -1,6 +1,9 @@
 import { sql } from 'kysely';
 import type { ActiveSession } from '@roadpass/contracts';
+import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database.js';
+import type { SessionDeviceTable } from '../../db/schema.js';
+import { batchPerTurn } from '../../lib/batch-per-turn.js';
 import { describeDevice, shortenAddress, type PlaceFinder } from '../../lib/device-description.js';
 
 /** Last-active times are written at most this often per session (docs/product/security.md#sessions). */
@@ -96,43 +99,51 @@ export function lastActiveRecorder(
   return Object.assign(used, { flush });
 }
 
-/** The customer's active sessions, most recently active first. */
-export async function listSessions(
-  db: Db,
-  customerId: string,
-  currentSid: string | undefined,
-  places: PlaceFinder,
-  language: string,
-): Promise<ActiveSession[]> {
-  const rows = await db
-    .selectFrom('session_devices')
-    .selectAll()
-    .where('customer_id', '=', customerId)
-    .where('expires_at', '>', new Date())
-    .where((eb) =>
-      eb.not(
-        eb.exists(
-          eb
-            .selectFrom('ended_sessions')
-            .select('sid')
-            .whereRef('ended_sessions.sid', '=', 'session_devices.sid'),
+/**
+ * The customer's active sessions, most recently active first (docs/product/security.md#sessions):
+ * the sessions lists of one turn of the event loop read together, in one statement (decision 0054).
+ */
+export function sessionLister(db: Db, places: () => PlaceFinder) {
+  const rowsOf = batchPerTurn<string, Selectable<SessionDeviceTable>[]>(async (customerIds) => {
+    const byCustomer = new Map(customerIds.map((id) => [id, [] as Selectable<SessionDeviceTable>[]]));
+    const rows = await db
+      .selectFrom('session_devices')
+      .selectAll()
+      .where(sql<boolean>`customer_id = any(${[...byCustomer.keys()]}::uuid[])`)
+      .where('expires_at', '>', new Date())
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('ended_sessions')
+              .select('sid')
+              .whereRef('ended_sessions.sid', '=', 'session_devices.sid'),
+          ),
         ),
-      ),
-    )
-    .orderBy('last_active_at', 'desc')
-    .execute();
-  return rows.map((row) => {
-    const device = describeDevice(row.user_agent);
-    return {
-      id: row.sid,
-      client: device.client,
-      system: device.system,
-      kind: device.kind,
-      place: places.placeOf(row.address, language),
-      network: shortenAddress(row.address),
-      signedInAt: row.signed_in_at.toISOString(),
-      lastActiveAt: row.last_active_at.toISOString(),
-      current: row.sid === currentSid,
-    };
+      )
+      .orderBy('last_active_at', 'desc')
+      .execute();
+    for (const row of rows) byCustomer.get(row.customer_id)?.push(row);
+    return customerIds.map((id) => byCustomer.get(id)!);
   });
+
+  return async (
+    customerId: string,
+    currentSid: string | undefined,
+    language: string,
+  ): Promise<ActiveSession[]> =>
+    (await rowsOf(customerId.toLowerCase())).map((row) => {
+      const device = describeDevice(row.user_agent);
+      return {
+        id: row.sid,
+        client: device.client,
+        system: device.system,
+        kind: device.kind,
+        place: places().placeOf(row.address, language),
+        network: shortenAddress(row.address),
+        signedInAt: row.signed_in_at.toISOString(),
+        lastActiveAt: row.last_active_at.toISOString(),
+        current: row.sid === currentSid,
+      };
+    });
 }

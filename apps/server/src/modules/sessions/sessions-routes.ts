@@ -9,7 +9,7 @@ import {
 } from '@roadpass/contracts';
 import { ApiError } from '../../lib/api-error.js';
 import { endSessions } from './end-sessions.js';
-import { listSessions } from './session-devices.js';
+import { sessionLister } from './session-devices.js';
 import { routePattern } from '../../lib/route-pattern.js';
 
 const languageOf = (claims: Record<string, unknown>) =>
@@ -24,6 +24,7 @@ export const sessionsRoutes: FastifyPluginAsync<{ embeddedProvider: boolean }> =
   { embeddedProvider },
 ) => {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  const listSessions = sessionLister(app.db, () => app.sessionState.places);
 
   api.get(
     apiPaths.sessions,
@@ -37,13 +38,7 @@ export const sessionsRoutes: FastifyPluginAsync<{ embeddedProvider: boolean }> =
     },
     async (request) => {
       const { customerId, sessionId, claims } = request.customer!;
-      const sessions = await listSessions(
-        app.db,
-        customerId,
-        sessionId,
-        app.sessionState.places,
-        languageOf(claims),
-      );
+      const sessions = await listSessions(customerId, sessionId, languageOf(claims));
       return { sessions };
     },
   );

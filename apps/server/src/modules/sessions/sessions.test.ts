@@ -61,6 +61,21 @@ describe('sessions (docs/product/security.md#sessions)', () => {
     expect((await sessionsOf(here)).map((s) => s.id)).toEqual([sidOf(here)]);
   });
 
+  it('answers lists asked at once (read together, decision 0054) each with its own sessions', async () => {
+    const one = await (await newCustomer()).signIn();
+    const { signIn: sign } = await newCustomer();
+    const two = [await sign(), await sign()];
+    const [ofOne, ofTwo, ofTwoAgain] = await Promise.all([
+      sessionsOf(one),
+      sessionsOf(two[0]!),
+      sessionsOf(two[1]!),
+    ]);
+    expect(ofOne.map((s) => s.id)).toEqual([sidOf(one)]);
+    expect(ofTwo.map((s) => s.id).sort()).toEqual(two.map(sidOf).sort());
+    expect(ofTwo.find((s) => s.current)?.id).toBe(sidOf(two[0]!));
+    expect(ofTwoAgain.find((s) => s.current)?.id).toBe(sidOf(two[1]!));
+  });
+
   it("never ends another customer's session (404, and it goes on)", async () => {
     const mallory = await (await newCustomer()).signIn();
     const victim = await (await newCustomer()).signIn();
@@ -259,6 +274,25 @@ describe('security activity (docs/product/security.md#security-activity)', () =>
     // Another customer sees only their own sign-in.
     const theirs = (await call(other, apiPaths.securityActivity)).json<SecurityActivityPage>();
     expect(theirs.events.map((e) => e.kind)).toEqual(['signed_in']);
+  });
+
+  it("answers pages asked at once (read together, decision 0054) each with its own customer's events", async () => {
+    const { customer, signIn: sign } = await newCustomer();
+    const mine = await sign();
+    await t.db
+      .insertInto('security_events')
+      .values([1, 2].map(() => ({ customer_id: customer.id, kind: 'sign_in_failed', details: {} })))
+      .execute();
+    const theirs = await (await newCustomer()).signIn();
+    const [first, second, other] = await Promise.all([
+      call(mine, `${apiPaths.securityActivity}?size=1`),
+      call(mine, `${apiPaths.securityActivity}?size=1&page=1`),
+      call(theirs, apiPaths.securityActivity),
+    ]);
+    expect(first.json<SecurityActivityPage>().events).toMatchObject([{ kind: 'sign_in_failed', count: 2 }]);
+    expect(first.json<SecurityActivityPage>().hasMore).toBe(true);
+    expect(second.json<SecurityActivityPage>().events.map((e) => e.kind)).toEqual(['signed_in']);
+    expect(other.json<SecurityActivityPage>().events.map((e) => e.kind)).toEqual(['signed_in']);
   });
 
   it('refuses a page size out of range with the field named', async () => {

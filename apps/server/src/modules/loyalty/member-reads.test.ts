@@ -1,0 +1,160 @@
+import { randomUUID } from 'node:crypto';
+import type { KyselyPlugin } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LoyaltyEventInput } from '@roadpass/contracts';
+import type { Db } from '../../db/database.js';
+import { seedReferenceData } from '../../db/seed.js';
+import { createMigratedTestDatabase, type TestDatabase } from '../../testing/test-database.js';
+import { createTestCustomer } from '../../testing/loyalty-members.js';
+import { testConfig } from '../../testing/test-app.js';
+import { loadLoyaltyContent, type LoyaltyContent } from '../content/index.js';
+import { addMonths } from './loyalty-rules.js';
+import { createLoyaltyService } from './loyalty-service.js';
+
+// Decision 0054: the members' reads of one turn of the event loop go to the database together. Each
+// member must still get their own answer, exactly what a read alone gives.
+
+let database: TestDatabase;
+let content: LoyaltyContent;
+/** Members with 3, 6, 9 and 12 entries (33, 135, 306 and 546 points), and one customer who is not a member. */
+let members: string[];
+let outsider: string;
+
+const rental = (customerId: string, sourceId: string, points: number, occurredAt?: Date) =>
+  ({
+    customerId,
+    sourceId,
+    points,
+    type: 'rental-completed',
+    ...(occurredAt ? { occurredAt: occurredAt.toISOString() } : {}),
+  }) as LoyaltyEventInput;
+
+beforeAll(async () => {
+  database = await createMigratedTestDatabase();
+  await seedReferenceData(database.db);
+  content = await loadLoyaltyContent(testConfig().contentDir);
+  const service = createLoyaltyService({ db: database.db, content });
+  members = [];
+  for (let m = 1; m <= 4; m++) {
+    const id = (await createTestCustomer(database.db)).id;
+    members.push(id);
+    await service.applyEvents(Array.from({ length: 3 * m }, (_, i) => rental(id, `m${m}-${i}`, 10 * m + i)));
+  }
+  outsider = (await createTestCustomer(database.db, { member: false })).id;
+});
+afterAll(() => database?.drop());
+
+/** A service on the database, counting the statements it sends (raw SQL included). */
+function countingService(failNext = { on: false }) {
+  let statements = 0;
+  const plugin: KyselyPlugin = {
+    transformQuery: ({ node }) => {
+      statements += 1;
+      if (failNext.on) {
+        failNext.on = false;
+        throw new Error('the database went away');
+      }
+      return node;
+    },
+    transformResult: async ({ result }) => result,
+  };
+  const db: Db = database.db.withPlugin(plugin);
+  return { service: createLoyaltyService({ db, content }), statements: () => statements };
+}
+
+describe("members' reads asked together", () => {
+  it('answer each member with their own tier details, in one statement', async () => {
+    const alone = createLoyaltyService({ db: database.db, content });
+    const expected = [];
+    for (const id of members) expected.push(await alone.tierDetails(id));
+
+    const { service, statements } = countingService();
+    const together = await Promise.all([
+      ...members.map((id) => service.tierDetails(id)),
+      service.tierDetails(outsider).catch((error: Error) => error.message),
+      service.tierDetails(randomUUID()).catch((error: Error) => error.message),
+      service.tierDetails(members[0]!.toUpperCase()),
+    ]);
+    expect(together.slice(0, 4)).toEqual(expected);
+    expect(expected.map((d) => d.points)).toEqual([33, 135, 306, 546]);
+    expect(together[4]).toMatch(/not a member|member/i);
+    expect(together[5]).toMatch(/not a member|member/i);
+    expect(together[6]).toEqual(expected[0]);
+    expect(statements()).toBe(1);
+  });
+
+  it('answer each member with their own history page, the pages of one turn in one statement', async () => {
+    const alone = createLoyaltyService({ db: database.db, content });
+    const asks = [
+      [members[0]!, 0, 2],
+      [members[0]!, 1, 2],
+      [members[1]!, 0, 20],
+      [members[2]!, 2, 4],
+      [members[3]!, 5, 5],
+    ] as const;
+    const expected = [];
+    for (const [id, page, size] of asks) expected.push(await alone.history(id, page, size));
+
+    const { service, statements } = countingService();
+    const states = await Promise.all(members.map((id) => service.memberState(id)));
+    const before = statements();
+    const together = await Promise.all(
+      asks.map(([id, page, size]) =>
+        service.history(id, page, size, undefined, states[members.indexOf(id)] ?? undefined),
+      ),
+    );
+    expect(together).toEqual(expected);
+    expect(together.map((p) => p.content.length)).toEqual([2, 1, 6, 1, 0]);
+    expect(together[2]!.content.every((entry) => entry.points >= 20 && entry.points < 30)).toBe(true);
+    // The states the callers had already read are used: the pages are the only statement.
+    expect(statements() - before).toBe(1);
+  });
+
+  it('answer each member with their own expiry forecast', async () => {
+    const alone = createLoyaltyService({ db: database.db, content });
+    const expected = [];
+    for (const id of members) expected.push(await alone.expiryForecast(id));
+    const { service, statements } = countingService();
+    const together = await Promise.all(members.map((id) => service.expiryForecast(id)));
+    expect(together).toEqual(expected);
+    // Each member's own lots: all of them expire a year from now, the bigger member's more.
+    expect(together.map((f) => f.nextExpiry?.points)).toEqual([33, 135, 306, 546]);
+    // States, open lots (and the tier's window, for members with a tier date): a statement each.
+    expect(statements()).toBeLessThanOrEqual(3);
+  });
+
+  it('expire what is due for members visiting at once, each once, in one transaction', async () => {
+    const { service: setup } = countingService();
+    const t0 = new Date('2025-01-10T00:00:00Z');
+    const due = [];
+    for (let i = 0; i < 3; i++) {
+      const id = (await createTestCustomer(database.db)).id;
+      due.push(id);
+      await setup.applyEvent(rental(id, `old-${i}`, 40 + i, t0), t0);
+      await setup.applyEvent(rental(id, `new-${i}`, 5, addMonths(t0, 11)), addMonths(t0, 11));
+    }
+    const now = new Date(addMonths(t0, 12).getTime() + 60_000);
+    const { service, statements } = countingService();
+    const together = await Promise.all(due.map((id) => service.tierDetails(id, now)));
+    expect(together.map((d) => d.points)).toEqual([5, 5, 5]);
+    const history = await service.history(due[1]!, 0, 10, now);
+    expect(history.content.map((entry) => [entry.type, entry.points])).toEqual([
+      ['expiry', -41],
+      ['rental-completed', 5],
+      ['rental-completed', 41],
+    ]);
+    // Three visits alone would each read, then lock, load and write in a transaction of their own, and
+    // read again; together it is one read, one transaction's statements and one read.
+    expect(statements()).toBeLessThan(15);
+  });
+
+  it('fail every caller of a failed statement, and the next reads work', async () => {
+    const failNext = { on: false };
+    const { service } = countingService(failNext);
+    failNext.on = true;
+    const failed = await Promise.allSettled(members.map((id) => service.tierDetails(id)));
+    expect(failed.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected', 'rejected']);
+    const again = await Promise.all(members.map((id) => service.tierDetails(id)));
+    expect(again.map((d) => d.points)).toEqual([33, 135, 306, 546]);
+  });
+});
