@@ -4,7 +4,9 @@ import { addMonths, entryTier, type Lot } from './loyalty-rules.js';
 
 /** `YYYY-MM` of a moment, in UTC (the ledger's dates are UTC). */
 const monthKey = (date: Date): string => date.toISOString().slice(0, 7);
-const dayKey = (date: Date): string => date.toISOString().slice(0, 10);
+/** Months and days as numbers, in UTC: compared for every lot (a date's ISO text cost a tenth of the call). */
+const monthNumber = (date: Date): number => date.getUTCFullYear() * 12 + date.getUTCMonth();
+const dayNumber = (date: Date): number => Math.floor(date.getTime() / 86_400_000);
 
 export interface ForecastInput {
   now: Date;
@@ -39,17 +41,19 @@ export function expiryForecast(input: ForecastInput): Omit<LoyaltyExpiryForecast
     month: monthKey(addMonths(firstMonth, i)),
     points: 0,
   }));
-  const byMonth = new Map(months.map((m) => [m.month, m]));
+  // months[i] is i months after this one.
+  const thisMonth = monthNumber(now);
   for (const lot of open) {
-    const month = byMonth.get(monthKey(lot.expiresAt));
+    const month = months[monthNumber(lot.expiresAt) - thisMonth];
     if (month) month.points += lot.remaining;
   }
 
   const first = open[0];
+  const firstDay = first && dayNumber(first.expiresAt);
   const nextExpiry = first
     ? {
         points: open
-          .filter((lot) => dayKey(lot.expiresAt) === dayKey(first.expiresAt))
+          .filter((lot) => dayNumber(lot.expiresAt) === firstDay)
           .reduce((sum, lot) => sum + lot.remaining, 0),
         date: first.expiresAt.toISOString(),
       }
