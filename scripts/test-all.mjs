@@ -5,6 +5,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -163,9 +164,7 @@ for (const r of results) {
 for (const r of results)
   for (const failure of r.failures ?? []) {
     console.log(`  FAILED ${r.name}: ${failure.where}`);
-    // eslint-disable-next-line no-control-regex
-    const why = failure.why
-      ?.replace(/\u001b\[[0-9;]*m/g, '')
+    const why = stripVTControlCharacters(failure.why ?? '')
       .split('\n')
       .find((line) => line.trim());
     if (why) console.log(`         ${why.trim().slice(0, 300)}`);
