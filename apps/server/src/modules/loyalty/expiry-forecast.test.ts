@@ -109,7 +109,7 @@ describe('expiry forecast of a member (ledger)', () => {
     // 350 used: all of January's lot and 50 of March's.
     await service.applyEvent(event(id, 'fix', -350, at('2026-11-01T10:00:00.000Z')), now);
 
-    const forecast = await service.expiryForecast(id, now);
+    const forecast = await service.expiryForecast(id, { now });
     const month = (key: string) => forecast.months.find((m) => m.month === key)?.points;
     expect(month('2027-01')).toBe(0);
     expect(month('2027-03')).toBe(150);
@@ -130,7 +130,7 @@ describe('expiry forecast of a member (ledger)', () => {
     );
     const later = addMonths(earned, 12);
     later.setUTCDate(later.getUTCDate() + 1);
-    const forecast = await service.expiryForecast(id, later);
+    const forecast = await service.expiryForecast(id, { now: later });
     expect(forecast.months[0]!.month).toBe('2027-02');
     expect(forecast.months.reduce((sum, m) => sum + m.points, 0)).toBe(80);
     expect(forecast.nextExpiry).toEqual({ points: 80, date: '2027-04-10T10:00:00.000Z' });
@@ -148,7 +148,7 @@ describe('expiry forecast of a member (ledger)', () => {
       at('2026-05-03T00:00:00.000Z'),
     );
     const now = at('2026-11-26T10:00:00.000Z');
-    const forecast = await service.expiryForecast(id, now);
+    const forecast = await service.expiryForecast(id, { now });
     expect(forecast.tierKeep).toEqual({
       tier: 'royal-gold',
       date: addMonths(at('2026-01-10T11:00:00.000Z'), 12).toISOString(),

@@ -91,11 +91,9 @@ export const loyaltyRoutes: FastifyPluginAsync<LoyaltyRoutesOptions> = async (
       },
     },
     async (request) => ({
-      ...(await service.expiryForecast(
-        request.customer!.customerId,
-        undefined,
-        request.loyaltyMemberState ?? undefined,
-      )),
+      ...(await service.expiryForecast(request.customer!.customerId, {
+        known: request.loyaltyMemberState ?? undefined,
+      })),
       reminderDays: reminders.windows.map((w) => w.toDays),
     }),
   );
@@ -174,13 +172,9 @@ export const loyaltyRoutes: FastifyPluginAsync<LoyaltyRoutesOptions> = async (
     },
     async (request, reply) => {
       const { page_index: pageIndex, page_size: pageSize } = request.query;
-      const page = await service.historyJson(
-        request.customer!.customerId,
-        pageIndex,
-        pageSize,
-        undefined,
-        request.loyaltyMemberState ?? undefined,
-      );
+      const page = await service.historyJson(request.customer!.customerId, pageIndex, pageSize, {
+        known: request.loyaltyMemberState ?? undefined,
+      });
       if (page === null) throw loyaltyErrors.notAMember();
       // The page's JSON as built (the entries by the database): a string with a JSON type is sent as
       // it is, not serialised again.

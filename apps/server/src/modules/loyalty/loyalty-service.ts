@@ -66,6 +66,14 @@ export interface MemberState {
   validUntil: number;
 }
 
+/** How a member's read is asked for: as of when, and with the state the caller has just read. */
+export interface MemberReadOptions {
+  /** The moment the answer is for (default: the service's clock). */
+  now?: Date;
+  /** The member's state the caller has just read (the routes' membership check): not read again. */
+  known?: MemberState;
+}
+
 /**
  * Entries per INSERT. Embedded PGlite runs in its own thread (decision 0012), but it has one session:
  * a statement of 500 rows held it for 15–100 ms on a shared 2-core machine, 100 rows a fifth of that,
@@ -419,8 +427,7 @@ export function createLoyaltyService({ db, content, clock = systemClock, cache }
     customerId: string,
     pageIndex: number,
     pageSize: number,
-    now: Date = clock(),
-    known?: MemberState,
+    { now = clock(), known }: MemberReadOptions = {},
   ): Promise<string | null> {
     const id = customerKey(customerId);
     const load = async () => {
@@ -486,8 +493,7 @@ export function createLoyaltyService({ db, content, clock = systemClock, cache }
      */
     async expiryForecast(
       customerId: string,
-      now: Date = clock(),
-      known?: MemberState,
+      { now = clock(), known }: MemberReadOptions = {},
     ): Promise<Omit<LoyaltyExpiryForecast, 'reminderDays'>> {
       const id = customerKey(customerId);
       // The state the caller has just read (its membership check) is as good as a new read.
@@ -521,7 +527,7 @@ export function createLoyaltyService({ db, content, clock = systemClock, cache }
       now: Date = clock(),
       known?: MemberState,
     ): Promise<LoyaltyHistoryPage> {
-      const page = await historyJson(customerId, pageIndex, pageSize, now, known);
+      const page = await historyJson(customerId, pageIndex, pageSize, { now, known });
       if (page === null) throw loyaltyErrors.notAMember();
       return JSON.parse(page) as LoyaltyHistoryPage;
     },
