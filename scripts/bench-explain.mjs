@@ -74,13 +74,6 @@ const queries = [
     (c) => [[c.id], 0],
   ],
   [
-    "Expiry forecast: the points of the tier's qualifying window",
-    `select (select sum(e.points) from loyalty_events e
-       where e.customer_id = w.customer_id and e.occurred_at > w.since and e.type <> 'expiry') as total
-     from unnest($1::uuid[], $2::timestamptz[]) with ordinality as w(customer_id, since, n) order by w.n`,
-    (c) => [[c.id], [yearAgo]],
-  ],
-  [
     'Event batch: source ids already recorded',
     `select e.customer_id, e.source_id, e.type, e.points, e.recorded_at
      from unnest($1::uuid[], $2::varchar[]) as k(customer_id, source_id)
@@ -91,9 +84,11 @@ const queries = [
     ],
   ],
   [
-    'Event batch: points of the last 12 months (tier)',
-    `select "customer_id", sum(points) as "total" from "loyalty_events" where customer_id = any($1::uuid[]) and "occurred_at" > $2 and "type" <> $3 group by "customer_id"`,
-    (c) => [[c.id], yearAgo, 'expiry'],
+    "Event batch and expiry forecast: the points of the tier's qualifying window",
+    `select (select sum(e.points) from loyalty_events e
+       where e.customer_id = w.customer_id and e.occurred_at > w.since and e.type <> 'expiry') as total
+     from unnest($1::uuid[], $2::timestamptz[]) with ordinality as w(customer_id, since, n) order by w.n`,
+    (c) => [[c.id], [yearAgo]],
   ],
   [
     'Consents page',

@@ -7,6 +7,7 @@ import {
   type JWTVerifyGetKey,
 } from 'jose';
 import type { AppConfig } from '../config.js';
+import { loadedOnce } from '../lib/loaded-once.js';
 
 /** Signature algorithms accepted on access tokens (the embedded provider signs RS256; Keycloak may differ). */
 export const ACCESS_TOKEN_ALGORITHMS = ['RS256', 'PS256', 'ES256', 'EdDSA'];
@@ -44,33 +45,29 @@ export function accessTokenKeySource(app: FastifyInstance, config: AppConfig): A
   // Keys are reloaded when a token names an unknown key (another instance may have added one), but
   // at most once a minute: tokens with made-up key ids must not turn every request into a key read.
   const RELOAD_COOLDOWN_MS = 60_000;
-  let local: Promise<JWTVerifyGetKey> | undefined;
   let loadedAt = 0;
-  const loadLocal = () => {
-    loadedAt = Date.now();
-    const loading = app.identityProvider.publicJwks().then(createLocalJWKSet);
-    // A load that failed (the database down) is not kept: the next token asks again. Kept, it made
-    // every later token of this instance "not valid" long after the database was back.
-    loading.catch(() => {
-      if (local === loading) local = undefined;
+  // A failed load (the database down) is not kept: the next token reads the keys again.
+  const loader = () =>
+    loadedOnce(() => {
+      loadedAt = Date.now();
+      return app.identityProvider.publicJwks().then(createLocalJWKSet);
     });
-    return loading;
-  };
+  let local = loader();
   return {
     issuer: () => app.identityProvider.issuer,
     keys: async (header, token) => {
-      local ??= loadLocal();
       try {
+        // Awaited here, so that a key it does not know lands in the catch below.
         return await (
-          await local
+          await local()
         )(header, token);
       } catch (error) {
         // Keys may have been added by another instance since we loaded them: reload once.
         if (!(error instanceof joseErrors.JWKSNoMatchingKey) || Date.now() - loadedAt < RELOAD_COOLDOWN_MS) {
           throw error;
         }
-        local = loadLocal();
-        return (await local)(header, token);
+        local = loader();
+        return (await local())(header, token);
       }
     },
   };

@@ -67,7 +67,9 @@ export async function startServer(env: Record<string, string>, port?: number): P
   // Generous: a first start creates the database and the demo customers, slow on a loaded CI machine.
   const until = Date.now() + 150_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}):\n${output}`);
+    // A crash ends it by a signal (a V8 fatal error aborts): exitCode stays null then.
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`server exited (${child.exitCode ?? child.signalCode}):\n${output}`);
     try {
       if ((await fetch(`${origin}/config.json`)).ok) break;
     } catch {

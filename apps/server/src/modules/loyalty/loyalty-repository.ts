@@ -286,23 +286,6 @@ export function loyaltyQueries(db: Executor) {
     },
 
     /**
-     * Points collected since `since` (exclusive) per customer: every event but expiry, signed, as the
-     * tier counts them. Customers without such events are missing from the answer (they have 0).
-     */
-    async collectedSince(customerIds: readonly string[], since: Date): Promise<Map<string, number>> {
-      if (customerIds.length === 0) return new Map();
-      const rows = await db
-        .selectFrom('loyalty_events')
-        .select(['customer_id', sql<string | number | null>`sum(points)`.as('total')])
-        .where(sql<boolean>`customer_id = any(${[...customerIds]}::uuid[])`)
-        .where('occurred_at', '>', since)
-        .where('type', '<>', 'expiry')
-        .groupBy('customer_id')
-        .execute();
-      return new Map(rows.map((row) => [row.customer_id, Number(row.total ?? 0)]));
-    },
-
-    /**
      * The account and whether anything is due at `now` (a lot to expire, or the tier's date), in one
      * read without locks: the cheap check before answering a member.
      */
@@ -416,9 +399,10 @@ export function loyaltyQueries(db: Executor) {
     },
 
     /**
-     * The points each customer collected since their own moment (not expiry entries), in the order
-     * asked: the tier's qualifying window of each member of an expiry forecast batch. One statement
-     * for any number of windows.
+     * Points each customer collected since their own moment (exclusive), in the order asked: every
+     * event but expiry, signed, as the tier counts them (0 without any). The tier's qualifying window
+     * of a batch's customers, or of each member of an expiry forecast batch; one statement for any
+     * number of windows.
      */
     async collectedInWindows(windows: readonly { customerId: string; since: Date }[]): Promise<number[]> {
       if (windows.length === 0) return [];

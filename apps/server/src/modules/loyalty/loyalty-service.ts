@@ -125,6 +125,7 @@ export function createLoyaltyService({ db, content, clock = systemClock, cache }
     ),
     openLots: batchPerTurn<string, OpenLot[]>(async (ids) => {
       const byCustomer = new Map<string, OpenLot[]>(ids.map((id) => [id, []]));
+      // Every open lot of these customers (the due-by moment only narrows the `dueOnly` customers).
       for (const lot of await loyaltyQueries(db).openLots([], [...byCustomer.keys()], new Date(0)))
         byCustomer.get(lot.customerId)?.push(lot);
       return ids.map((id) => byCustomer.get(id)!);
@@ -195,8 +196,9 @@ export function createLoyaltyService({ db, content, clock = systemClock, cache }
       ledger.account.tierExpirationDate !== null &&
       ledger.account.tierExpirationDate.getTime() <= now.getTime();
     const counted = ids.filter((id) => mayRecord.has(id) || tierDue(ledgerOf(id)));
-    const collected = await q.collectedSince(counted, qualifyingWindowStart(now));
-    for (const id of counted) ledgerOf(id).collected = collected.get(id) ?? 0;
+    const since = qualifyingWindowStart(now);
+    const collected = await q.collectedInWindows(counted.map((customerId) => ({ customerId, since })));
+    counted.forEach((id, i) => (ledgerOf(id).collected = collected[i]!));
     return { ledgers, recordedAt: transactionTime };
   }
 
