@@ -29,10 +29,11 @@ const yearAgo = new Date(now.getTime() - 365 * 86_400_000);
 /** [title, sql, params(customer)] — the statements as the server sends them. */
 const queries = [
   ['Sign-in: the customer by e-mail', `select * from "customers" where lower(email) = $1`, (c) => [c.email]],
-  // Reads of one turn of the event loop go together (decisions 0053, 0054): a batch of one here.
+  // Reads of one turn of the event loop go together (decisions 0053, 0054), their arrays bound so that
+  // PostgreSQL keeps one generic plan (batchArray, decision 0055): a batch of one here.
   [
     'Every call: the customers by id',
-    `select * from "customers" where id = any($1::uuid[])`,
+    `select * from "customers" where id = any((select $1::uuid[])::uuid[])`,
     (c) => [[c.id]],
   ],
   [
@@ -46,10 +47,18 @@ const queries = [
     () => ['Session', session[0]?.id ?? 'none', now],
   ],
   [
-    'Tier details (loyalty page): membership, account and first expiring lot',
-    `select "c"."id" as "id", exists (select 1 from customer_consents cc where cc.customer_id = "c"."id"
-    and cc.slug = $1 and cc.granted) as "member", "a"."customer_id", "a"."balance", "a"."tier", "a"."tier_expiration_date", "a"."event_count", "a"."updated_at", (select min("e"."expires_at") as "first" from "loyalty_events" as "e" where "e"."customer_id" = "c"."id" and "e"."remaining_points" > $2) as "first_lot_expiry" from "customers" as "c" left join "loyalty_accounts" as "a" on "a"."customer_id" = "c"."id" where c.id = any($3::uuid[])`,
-    (c) => ['loyalty-core-cC6D', 0, [c.id]],
+    'Tier details (loyalty page): membership, account and first expiring lot (memberReads)',
+    `select r.n, exists (select 1 from customer_consents cc where cc.customer_id = "c"."id"
+       and cc.slug = $1 and cc.granted) as member,
+       "a"."customer_id", "a"."balance", "a"."tier", "a"."tier_expiration_date", "a"."event_count", "a"."updated_at",
+       (select min(e.expires_at) from loyalty_events e
+         where e.customer_id = c.id and e.remaining_points > 0) as first_lot_expiry,
+       null::text as page, null::text as open_lots, null::int8 as tier_window_points
+     from unnest((select $2::uuid[])::uuid[], (select $3::int8[])::int8[], (select $4::int8[])::int8[],
+       (select $5::boolean[])::boolean[]) with ordinality as r(customer_id, index, size, forecast, n)
+     join customers c on c.id = r.customer_id
+     left join loyalty_accounts a on a.customer_id = c.id`,
+    (c) => ['loyalty-core-cC6D', [c.id], [0], [0], [false]],
   ],
   [
     'Before a ledger write: the account and whether anything is due',
@@ -57,19 +66,52 @@ const queries = [
     (c) => [0, now, c.id],
   ],
   [
-    'History, newest page (20 entries by seq)',
-    `select coalesce((select json_agg(json_build_object('id', e.id::text, 'type', e.type, 'points', e.points,
-      'tier', e.tier_after,
-      'occurredAt', to_char("e"."occurred_at" at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-      'expirationDate', to_char("e"."expires_at" at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-      'description', e.description) order by e.seq desc)
-      from loyalty_events e where e.customer_id = r.customer_id and e.seq > r.low and e.seq <= r.high), '[]')::text as page
-     from unnest($1::uuid[], $2::integer[], $3::integer[]) with ordinality as r(customer_id, low, high, n)
-     order by r.n`,
-    (c, n) => [[c.id], [Math.max(0, n - 20)], [n]],
+    'History, newest page (20 entries by seq), with the member state (memberReads)',
+    `select r.n, exists (select 1 from customer_consents cc where cc.customer_id = "c"."id"
+       and cc.slug = $1 and cc.granted) as member,
+       "a"."customer_id", "a"."balance", "a"."tier", "a"."tier_expiration_date", "a"."event_count", "a"."updated_at",
+       (select min(e.expires_at) from loyalty_events e
+         where e.customer_id = c.id and e.remaining_points > 0) as first_lot_expiry,
+       case when r.size > 0 and a.customer_id is not null then coalesce((
+         select json_agg(json_build_object('id', e.id::text, 'type', e.type, 'points', e.points,
+           'tier', e.tier_after,
+           'occurredAt', to_char("e"."occurred_at" at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+           'expirationDate', to_char("e"."expires_at" at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+           'description', e.description) order by e.seq desc)
+         from loyalty_events e
+         where e.customer_id = c.id and e.seq > a.event_count - (r.index + 1) * r.size
+           and e.seq <= a.event_count - r.index * r.size), '[]')::text end as page,
+       null::text as open_lots, null::int8 as tier_window_points
+     from unnest((select $2::uuid[])::uuid[], (select $3::int8[])::int8[], (select $4::int8[])::int8[],
+       (select $5::boolean[])::boolean[]) with ordinality as r(customer_id, index, size, forecast, n)
+     join customers c on c.id = r.customer_id
+     left join loyalty_accounts a on a.customer_id = c.id`,
+    (c) => ['loyalty-core-cC6D', [c.id], [0], [20], [false]],
   ],
   [
-    'Expiry forecast and spending: the open lots, oldest first',
+    "Expiry forecast: the member state, open lots and the tier's qualifying window (memberReads)",
+    `select r.n, exists (select 1 from customer_consents cc where cc.customer_id = "c"."id"
+       and cc.slug = $1 and cc.granted) as member,
+       "a"."customer_id", "a"."balance", "a"."tier", "a"."tier_expiration_date", "a"."event_count", "a"."updated_at",
+       (select min(e.expires_at) from loyalty_events e
+         where e.customer_id = c.id and e.remaining_points > 0) as first_lot_expiry,
+       null::text as page,
+       case when r.forecast and a.customer_id is not null then (
+         select json_agg(json_build_array(e.remaining_points, (extract(epoch from e.expires_at) * 1000)::int8)
+           order by e.expires_at, e.seq)
+         from loyalty_events e where e.customer_id = c.id and e.remaining_points > 0)::text end as open_lots,
+       case when r.forecast and a.tier_expiration_date is not null then (
+         select coalesce(sum(e.points), 0) from loyalty_events e
+         where e.customer_id = c.id and e.type <> 'expiry' and e.occurred_at > ((a.tier_expiration_date
+           at time zone 'UTC') - make_interval(months => $2)) at time zone 'UTC') end as tier_window_points
+     from unnest((select $3::uuid[])::uuid[], (select $4::int8[])::int8[], (select $5::int8[])::int8[],
+       (select $6::boolean[])::boolean[]) with ordinality as r(customer_id, index, size, forecast, n)
+     join customers c on c.id = r.customer_id
+     left join loyalty_accounts a on a.customer_id = c.id`,
+    (c) => ['loyalty-core-cC6D', 12, [c.id], [0], [0], [true]],
+  ],
+  [
+    'Spending and expiry: the open lots, oldest first',
     `select "customer_id", "id", "seq", "remaining_points", "expires_at", "description" from "loyalty_events" where customer_id = any($1::uuid[]) and "remaining_points" > $2 order by "customer_id", "expires_at", "seq"`,
     (c) => [[c.id], 0],
   ],
@@ -84,7 +126,7 @@ const queries = [
     ],
   ],
   [
-    "Event batch and expiry forecast: the points of the tier's qualifying window",
+    "Event batch: the points of the tier's qualifying window",
     `select (select sum(e.points) from loyalty_events e
        where e.customer_id = w.customer_id and e.occurred_at > w.since and e.type <> 'expiry') as total
      from unnest($1::uuid[], $2::timestamptz[]) with ordinality as w(customer_id, since, n) order by w.n`,
@@ -103,7 +145,8 @@ const queries = [
   [
     'Security activity: the newest page',
     `select a.n, x.kind, x.occurred_at, x.details, x.count
-     from unnest($1::uuid[], $2::timestamptz[], $3::integer[], $4::integer[])
+     from unnest((select $1::uuid[])::uuid[], (select $2::timestamptz[])::timestamptz[],
+       (select $3::integer[])::integer[], (select $4::integer[])::integer[])
        with ordinality as a(customer_id, since, page_limit, page_offset, n)
      cross join lateral (
        select * from (

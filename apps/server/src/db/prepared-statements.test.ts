@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.js';
 import { createTestDatabase, testDbTarget, type TestDatabase } from '../testing/test-database.js';
+import { batchArray } from './batch-array.js';
 import { openDatabase, type Db } from './database.js';
 
 // Decision 0051: on PostgreSQL the app's statements are prepared once per connection, except those
@@ -73,6 +74,43 @@ if (testDbTarget() === 'postgres')
     it('never prepares a statement with *, which a new column would break', async () => {
       await sql`select * from prepared_probe where id = ${1}`.execute(db);
       expect((await prepared()).some((s) => s.includes('select * from prepared_probe'))).toBe(false);
+    });
+
+    it("plans a batch's statement once when its array is a batchArray, at every call when bound plainly", async () => {
+      // Decision 0055: the batched reads of one turn (customers by id, member reads) bind their ids as
+      // one array; PostgreSQL sizes a custom plan to a plain array's length and never keeps the generic one.
+      const plans = async (marker: string) =>
+        (
+          await sql<{ generic_plans: string; custom_plans: string }>`
+            select generic_plans, custom_plans from pg_prepared_statements
+            where statement like ${`%${marker}%`}`.execute(db)
+        ).rows.map((r) => ({ generic: Number(r.generic_plans), custom: Number(r.custom_plans) }));
+      const batches = [[1], [1, 2], [2], [1, 2, 3], [3, 1], [2, 2, 1], [1], [2, 3]];
+      const plainly = [];
+      const once = [];
+      for (const ids of batches) {
+        plainly.push(
+          (
+            await sql<{ plain_batch: string }>`select label as plain_batch from prepared_probe
+              where id = any(${ids}::integer[]) order by id`.execute(db)
+          ).rows.map((r) => r.plain_batch),
+        );
+        once.push(
+          (
+            await sql<{ once_batch: string }>`select label as once_batch from prepared_probe
+              where id = any(${batchArray(ids, 'integer')}) order by id`.execute(db)
+          ).rows.map((r) => r.once_batch),
+        );
+      }
+      // The same answers either way: the ids that exist, once each.
+      expect(once).toEqual(plainly);
+      expect(once[5]).toEqual(['one', 'two']);
+      expect(once[3]).toEqual(['one', 'two']);
+      expect(await plans('plain_batch')).toEqual([{ generic: 0, custom: batches.length }]);
+      const [planned] = await plans('once_batch');
+      // Five custom plans to compare with, then the generic plan for every call after.
+      expect(planned!.custom).toBeLessThanOrEqual(5);
+      expect(planned!.generic).toBe(batches.length - planned!.custom);
     });
 
     it('sends a statement unnamed after PostgreSQL found its prepared form stale', async () => {

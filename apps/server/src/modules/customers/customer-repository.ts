@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { changeNotices } from '../../db/change-notices.js';
 import type { Db } from '../../db/database.js';
+import { batchArray } from '../../db/batch-array.js';
 import { batchPerTurn } from '../../lib/batch-per-turn.js';
 import type { CustomerRow, CustomerUpdate, NewCustomerRow } from '../../db/schema.js';
 import { decoyPasswordHash, hashPassword, verifyPassword } from '../../lib/password-hash.js';
@@ -64,7 +65,7 @@ function withoutHash(row: CustomerRow): Customer {
 
 /**
  * Reads customers by id, the reads of one turn of the event loop together in one statement
- * (`id = any($1)`, decision 0053): every API call reads its customer. Inside a transaction each read
+ * (`id = any($1)`, decision 0053; planned once, decision 0055): every API call reads its customer. Inside a transaction each read
  * goes alone, on the transaction's connection. Nothing is kept: each read asks the database.
  */
 function customersById(db: Db): (id: string) => Promise<Customer | undefined> {
@@ -72,7 +73,7 @@ function customersById(db: Db): (id: string) => Promise<Customer | undefined> {
   if (db.isTransaction) return (id) => customers().where('id', '=', id).executeTakeFirst();
   const read = batchPerTurn<string, Customer | undefined>(async (ids) => {
     const rows = await customers()
-      .where(sql<boolean>`id = any(${[...ids]}::uuid[])`)
+      .where(sql<boolean>`id = any(${batchArray(ids, 'uuid')})`)
       .execute();
     const byId = new Map(rows.map((row) => [row.id, row]));
     // A customer asked for twice in one turn: each caller gets an object of its own.

@@ -1,10 +1,11 @@
-import { sql, type Kysely, type Selectable } from 'kysely';
-import { type LoyaltyEventType, type TierSlug } from '@roadpass/contracts';
+import { sql, type Kysely, type RawBuilder, type Selectable } from 'kysely';
+import { LOYALTY_VALIDITY_MONTHS, type LoyaltyEventType, type TierSlug } from '@roadpass/contracts';
 import type { Database } from '../../db/schema.js';
 import type { LoyaltyEventTable } from '../../db/schema-loyalty.js';
 import { isLoyaltyMemberSql, loyaltyMemberships } from '../consents/index.js';
 import type { Lot } from './loyalty-rules.js';
 import { isCustomerId } from '../../lib/customer-id.js';
+import { batchArray } from '../../db/batch-array.js';
 
 /** The database or a transaction: every query here runs on either. */
 type Executor = Kysely<Database>;
@@ -40,11 +41,38 @@ export interface HistoryPageRange {
   highInclusive: number;
 }
 
-/** What a member's calls answer from (memberStates below). */
+/** What a member's calls answer from (memberReads below). */
 export interface MemberStateRow {
   member: boolean;
   account: LoyaltyAccount | undefined;
   dueAt: Date | null;
+}
+
+/**
+ * One ask of memberReads: a customer's state, and read with it one history page (`page`) or what
+ * the expiry forecast needs (`forecast`).
+ */
+export interface MemberReadAsk {
+  customerId: string;
+  page?: { index: number; size: number };
+  forecast?: boolean;
+}
+
+/** What the expiry forecast reads: the open lots, and the points of the tier's qualifying window. */
+export interface ForecastReads {
+  lots: Pick<Lot, 'remaining' | 'expiresAt'>[];
+  /** Points collected in the 12 months before the tier's date (0 without a tier date). */
+  tierWindowPoints: number;
+}
+
+/**
+ * memberReads' answer to one ask: `state` undefined for an unknown customer; `page` and `forecast`
+ * null when not asked for or when the customer has no account.
+ */
+export interface MemberRead {
+  state: MemberStateRow | undefined;
+  page: string | null;
+  forecast: ForecastReads | null;
 }
 
 export interface PartnerCodeRow {
@@ -104,34 +132,154 @@ export function loyaltyQueries(db: Executor) {
   };
 
   /**
-   * History pages as the JSON text of their arrays, one per request, in order: see historyPagesJson
-   * below. One statement for any number of pages.
+   * The JSON text of one history page: the entries of `customer` with low < seq <= high, newest
+   * first, as LoyaltyHistoryEntry objects ('[]' when there are none). A scalar subquery for a
+   * statement that reads many pages at once.
+   */
+  const historyEntriesJson = (
+    customer: RawBuilder<unknown>,
+    low: RawBuilder<unknown>,
+    high: RawBuilder<unknown>,
+  ) => {
+    const iso = (column: string) =>
+      sql`to_char(${sql.ref(`e.${column}`)} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+    return sql<string>`coalesce((
+      select json_agg(json_build_object(
+        'id', e.id::text,
+        'type', e.type,
+        'points', e.points,
+        'tier', e.tier_after,
+        'occurredAt', ${iso('occurred_at')},
+        'expirationDate', ${iso('expires_at')},
+        'description', e.description
+      ) order by e.seq desc)
+      from loyalty_events e
+      where e.customer_id = ${customer} and e.seq > ${low} and e.seq <= ${high}
+    ), '[]')::text`;
+  };
+
+  /**
+   * History pages as the JSON text of their arrays, one per request, in order (historyEntriesJson).
+   * One statement for any number of pages.
    */
   async function historyPagesJson(pages: readonly HistoryPageRange[]): Promise<string[]> {
     if (pages.length === 0) return [];
-    const iso = (column: string) =>
-      sql`to_char(${sql.ref(`e.${column}`)} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
     const { rows } = await sql<{ page: string }>`
-      select coalesce((
-        select json_agg(json_build_object(
-          'id', e.id::text,
-          'type', e.type,
-          'points', e.points,
-          'tier', e.tier_after,
-          'occurredAt', ${iso('occurred_at')},
-          'expirationDate', ${iso('expires_at')},
-          'description', e.description
-        ) order by e.seq desc)
-        from loyalty_events e
-        where e.customer_id = r.customer_id and e.seq > r.low and e.seq <= r.high
-      ), '[]')::text as page
+      select ${historyEntriesJson(sql`r.customer_id`, sql`r.low`, sql`r.high`)} as page
       from unnest(
-        ${pages.map((p) => p.customerId)}::uuid[],
-        ${pages.map((p) => p.lowExclusive)}::integer[],
-        ${pages.map((p) => p.highInclusive)}::integer[]
+        ${batchArray(
+          pages.map((p) => p.customerId),
+          'uuid',
+        )},
+        ${batchArray(
+          pages.map((p) => p.lowExclusive),
+          'integer',
+        )},
+        ${batchArray(
+          pages.map((p) => p.highInclusive),
+          'integer',
+        )}
       ) with ordinality as r(customer_id, low, high, n)
       order by r.n`.execute(db);
     return rows.map((row) => row.page);
+  }
+
+  /**
+   * In one read without locks, for any number of asks, what a member's calls answer from: whether
+   * the customer exists and is a member (isLoyaltyMemberSql), their account if they have one, the
+   * first moment something of it falls due (the earliest open lot's expiry or the tier's date; null
+   * when nothing ever will); with `page`, that history page as the account stands (page k of size s:
+   * seq in (N-(k+1)·s, N-k·s] of the N entries); with `forecast`, the open lots and the points
+   * collected in the tier's qualifying window (qualifyingWindowStart: the tier's date less
+   * LOYALTY_VALIDITY_MONTHS, as the ledger counts them for the tier, collectedInWindows). An unknown
+   * customer's `state` is undefined. The page and the forecast's reads are only what the member sees
+   * when nothing is due: the caller checks `dueAt`.
+   */
+  async function memberReads(asks: readonly MemberReadAsk[]): Promise<MemberRead[]> {
+    const answers: MemberRead[] = asks.map(() => ({ state: undefined, page: null, forecast: null }));
+    const valid = asks.flatMap((ask, i) => (isCustomerId(ask.customerId) ? [{ ask, i }] : []));
+    if (valid.length === 0) return answers;
+    // Only what the batch asks for is in the statement: each subquery would be planned at every call.
+    const pages = valid.some((v) => v.ask.page !== undefined);
+    const forecasts = valid.some((v) => v.ask.forecast === true);
+    const pageColumn = sql`case when r.size > 0 and a.customer_id is not null then ${historyEntriesJson(
+      sql`c.id`,
+      sql`a.event_count - (r.index + 1) * r.size`,
+      sql`a.event_count - r.index * r.size`,
+    )} end`;
+    const openLotsColumn = sql`case when r.forecast and a.customer_id is not null then (
+      select json_agg(json_build_array(e.remaining_points, (extract(epoch from e.expires_at) * 1000)::int8)
+        order by e.expires_at, e.seq)
+      from loyalty_events e where e.customer_id = c.id and e.remaining_points > 0
+    )::text end`;
+    const tierWindowColumn = sql`case when r.forecast and a.tier_expiration_date is not null then (
+      select coalesce(sum(e.points), 0) from loyalty_events e
+      where e.customer_id = c.id and e.type <> 'expiry' and e.occurred_at > ((a.tier_expiration_date
+        at time zone 'UTC') - make_interval(months => ${LOYALTY_VALIDITY_MONTHS})) at time zone 'UTC'
+    ) end`;
+    const { rows } = await sql<
+      AccountRow & {
+        n: string | number;
+        member: boolean;
+        first_lot_expiry: Date | string | null;
+        page: string | null;
+        open_lots: string | null;
+        tier_window_points: string | number | null;
+      }
+    >`
+      select r.n, ${isLoyaltyMemberSql(sql.ref('c.id'))} as member,
+        ${sql.join(accountColumns.map((c) => sql.ref(`a.${c}`)))},
+        (select min(e.expires_at) from loyalty_events e
+          where e.customer_id = c.id and e.remaining_points > 0) as first_lot_expiry,
+        ${pages ? pageColumn : sql`null::text`} as page,
+        ${forecasts ? openLotsColumn : sql`null::text`} as open_lots,
+        ${forecasts ? tierWindowColumn : sql`null::int8`} as tier_window_points
+      from unnest(
+        ${batchArray(
+          valid.map((v) => v.ask.customerId.toLowerCase()),
+          'uuid',
+        )},
+        ${batchArray(
+          valid.map((v) => v.ask.page?.index ?? 0),
+          'int8',
+        )},
+        ${batchArray(
+          valid.map((v) => v.ask.page?.size ?? 0),
+          'int8',
+        )},
+        ${batchArray(
+          valid.map((v) => v.ask.forecast === true),
+          'boolean',
+        )}
+      ) with ordinality as r(customer_id, index, size, forecast, n)
+      join customers c on c.id = r.customer_id
+      left join loyalty_accounts a on a.customer_id = c.id`.execute(db);
+    for (const row of rows) {
+      const account = row.customer_id === null ? undefined : toAccount(row);
+      const dues = [row.first_lot_expiry, account?.tierExpirationDate]
+        .filter((d): d is Date | string => d instanceof Date || typeof d === 'string')
+        .map((d) => new Date(d).getTime());
+      const forecast =
+        valid[Number(row.n) - 1]!.ask.forecast === true && account
+          ? {
+              lots: (JSON.parse(row.open_lots ?? '[]') as [number, number][]).map(([remaining, at]) => ({
+                remaining,
+                expiresAt: new Date(at),
+              })),
+              tierWindowPoints: Number(row.tier_window_points ?? 0),
+            }
+          : null;
+      answers[valid[Number(row.n) - 1]!.i] = {
+        state: {
+          member: row.member === true,
+          account,
+          dueAt: dues.length > 0 ? new Date(Math.min(...dues)) : null,
+        },
+        page: row.page,
+        forecast,
+      };
+    }
+    return answers;
   }
 
   return {
@@ -355,48 +503,7 @@ export function loyaltyQueries(db: Executor) {
      */
     historyPagesJson,
 
-    /**
-     * In one read without locks, for any number of customers, what a member's calls answer from:
-     * whether the customer exists and is a member (isLoyaltyMemberSql), their account if they have
-     * one, and the first moment something of it falls due (the earliest open lot's expiry or the
-     * tier's date; null when nothing ever will). Unknown customers are missing from the answer.
-     */
-    async memberStates(customerIds: readonly string[]): Promise<Map<string, MemberStateRow>> {
-      const ids = [...new Set(customerIds.filter(isCustomerId).map((id) => id.toLowerCase()))];
-      if (ids.length === 0) return new Map();
-      const rows = await db
-        .selectFrom('customers as c')
-        .leftJoin('loyalty_accounts as a', 'a.customer_id', 'c.id')
-        .select((eb) => [
-          'c.id as id',
-          isLoyaltyMemberSql(eb.ref('c.id')).as('member'),
-          ...accountColumns.map((c) => `a.${c}` as const),
-        ])
-        .select((eb) =>
-          eb
-            .selectFrom('loyalty_events as e')
-            .select((e) => e.fn.min('e.expires_at').as('first'))
-            .whereRef('e.customer_id', '=', 'c.id')
-            .where('e.remaining_points', '>', 0)
-            .as('first_lot_expiry'),
-        )
-        .where(sql<boolean>`c.id = any(${ids}::uuid[])`)
-        .execute();
-      return new Map(
-        rows.map((row) => {
-          const account = row.customer_id === null ? undefined : toAccount(row as AccountRow);
-          const dues = [row.first_lot_expiry, account?.tierExpirationDate]
-            .filter((d): d is Date => d instanceof Date || typeof d === 'string')
-            .map((d) => new Date(d).getTime());
-          const state: MemberStateRow = {
-            member: row.member === true,
-            account,
-            dueAt: dues.length > 0 ? new Date(Math.min(...dues)) : null,
-          };
-          return [row.id, state];
-        }),
-      );
-    },
+    memberReads,
 
     /**
      * Points each customer collected since their own moment (exclusive), in the order asked: every

@@ -57,11 +57,17 @@ export const loyaltyRoutes: FastifyPluginAsync<LoyaltyRoutesOptions> = async (
   // the request, as a WeakMap keyed by request cost a measurable share of a cached call.
   app.decorateRequest('loyaltyMemberState', null);
 
+  /** {uuid} must be the signed-in customer (403); the handler's read then answers membership (404). */
+  const ownCustomerId = async (request: FastifyRequest) => {
+    const { uuid } = request.params as { uuid: string };
+    if (uuid.toLowerCase() !== request.customer!.customerId.toLowerCase())
+      throw loyaltyErrors.otherCustomer();
+  };
+
   /** {uuid} must be the signed-in customer (403), who must be a member (404). */
   const ownMembership = async (request: FastifyRequest) => {
-    const { uuid } = request.params as { uuid: string };
+    await ownCustomerId(request);
     const customerId = request.customer!.customerId;
-    if (uuid.toLowerCase() !== customerId.toLowerCase()) throw loyaltyErrors.otherCustomer();
     const state = await service.memberState(customerId);
     if (!state) throw loyaltyErrors.notAMember();
     request.loyaltyMemberState = state;
@@ -80,7 +86,8 @@ export const loyaltyRoutes: FastifyPluginAsync<LoyaltyRoutesOptions> = async (
   r.get(
     routePattern(apiPaths.loyaltyExpiryForecast, 'uuid'),
     {
-      preHandler: ownMembership,
+      // The forecast's read says whether the customer is a member: one statement, not three.
+      preHandler: ownCustomerId,
       schema: {
         tags: ['loyalty'],
         summary:
@@ -91,9 +98,7 @@ export const loyaltyRoutes: FastifyPluginAsync<LoyaltyRoutesOptions> = async (
       },
     },
     async (request) => ({
-      ...(await service.expiryForecast(request.customer!.customerId, {
-        known: request.loyaltyMemberState ?? undefined,
-      })),
+      ...(await service.expiryForecast(request.customer!.customerId)),
       reminderDays: reminders.windows.map((w) => w.toDays),
     }),
   );
@@ -160,7 +165,8 @@ export const loyaltyRoutes: FastifyPluginAsync<LoyaltyRoutesOptions> = async (
   r.get(
     routePattern(apiPaths.loyaltyHistory, 'uuid'),
     {
-      preHandler: ownMembership,
+      // The page's read says whether the customer is a member: one statement, not two.
+      preHandler: ownCustomerId,
       schema: {
         tags: ['loyalty'],
         summary: "One page of the member's points history, newest first",
@@ -172,9 +178,7 @@ export const loyaltyRoutes: FastifyPluginAsync<LoyaltyRoutesOptions> = async (
     },
     async (request, reply) => {
       const { page_index: pageIndex, page_size: pageSize } = request.query;
-      const page = await service.historyJson(request.customer!.customerId, pageIndex, pageSize, {
-        known: request.loyaltyMemberState ?? undefined,
-      });
+      const page = await service.historyJson(request.customer!.customerId, pageIndex, pageSize);
       if (page === null) throw loyaltyErrors.notAMember();
       // The page's JSON as built (the entries by the database): a string with a JSON type is sent as
       // it is, not serialised again.

@@ -24,6 +24,8 @@ import {
   type HistoryPageRange,
   type LoyaltyAccount,
   type LoyaltyQueries,
+  type MemberRead,
+  type MemberReadAsk,
   type MemberStateRow,
   type PartnerCodeRow,
 } from './loyalty-repository.js';
@@ -66,14 +68,6 @@ export interface MemberState {
   validUntil: number;
 }
 
-/** How a member's read is asked for: as of when, and with the state the caller has just read. */
-export interface MemberReadOptions {
-  /** The moment the answer is for (default: the service's clock). */
-  now?: Date;
-  /** The member's state the caller has just read (the routes' membership check): not read again. */
-  known?: MemberState;
-}
-
 /**
  * Entries per INSERT. Embedded PGlite runs in its own thread (decision 0012), but it has one session:
  * a statement of 500 rows held it for 15–100 ms on a shared 2-core machine, 100 rows a fifth of that,
@@ -92,8 +86,6 @@ const INSERT_CHUNK = 100;
 export const EXPIRY_BATCH_CUSTOMERS = 250;
 
 const NOTHING_EXPIRED: CustomerExpiry = { lots: 0, points: 0, tierRecomputed: false, tierLowered: false };
-
-type OpenLot = Awaited<ReturnType<LoyaltyQueries['openLots']>>[number];
 
 /** How a transaction takes its customers' account locks: wait in id order, or skip the rows others hold. */
 type LockMode = 'wait' | 'skip-locked';
@@ -116,22 +108,10 @@ export function createLoyaltyService({ db, content, clock = systemClock, cache }
    * asking at once (decision 0054). The service runs on the pool, never inside a transaction.
    */
   const reads = {
-    state: batchPerTurn<string, MemberStateRow | undefined>(async (ids) => {
-      const states = await loyaltyQueries(db).memberStates(ids);
-      return ids.map((id) => states.get(id));
-    }),
+    member: batchPerTurn<MemberReadAsk, MemberRead>((asks) => loyaltyQueries(db).memberReads(asks)),
+    state: async (customerId: string) => (await reads.member({ customerId })).state,
     historyPage: batchPerTurn<HistoryPageRange, string>((pages) =>
       loyaltyQueries(db).historyPagesJson(pages),
-    ),
-    openLots: batchPerTurn<string, OpenLot[]>(async (ids) => {
-      const byCustomer = new Map<string, OpenLot[]>(ids.map((id) => [id, []]));
-      // Every open lot of these customers (the due-by moment only narrows the `dueOnly` customers).
-      for (const lot of await loyaltyQueries(db).openLots([], [...byCustomer.keys()], new Date(0)))
-        byCustomer.get(lot.customerId)?.push(lot);
-      return ids.map((id) => byCustomer.get(id)!);
-    }),
-    collected: batchPerTurn<{ customerId: string; since: Date }, number>((windows) =>
-      loyaltyQueries(db).collectedInWindows(windows),
     ),
   };
 
@@ -384,25 +364,31 @@ export function createLoyaltyService({ db, content, clock = systemClock, cache }
     updatedAt: account.updatedAt.toISOString(),
   });
 
+  /** Whether a member state read is what the member sees at `now`: an account, and nothing due. */
+  const settled = (found: MemberStateRow, now: Date): found is MemberStateRow & { account: LoyaltyAccount } =>
+    found.account !== undefined && (found.dueAt === null || found.dueAt.getTime() > now.getTime());
+
   /** Reads the member state (one statement; a first visit or something due writes first). */
   async function loadMemberState(customerId: string, now: Date): Promise<MemberState | null> {
     let found = await reads.state(customerId);
     if (!found?.member) return null;
-    if (!found.account || (found.dueAt && found.dueAt.getTime() <= now.getTime())) {
+    if (!settled(found, now)) {
       if (found.account) await expireNow(customerId, now);
       else {
         await loyaltyQueries(db).ensureAccount(customerId);
         changed(customerId);
       }
       found = await reads.state(customerId);
-      if (!found?.member || !found.account) return null;
+      if (!found?.member) return null;
     }
-    const details = toTierDetails(found.account);
+    const { account, dueAt } = found;
+    if (!account) return null;
+    const details = toTierDetails(account);
     return {
       details,
       detailsJson: JSON.stringify(details),
-      eventCount: found.account.eventCount,
-      validUntil: found.dueAt?.getTime() ?? Infinity,
+      eventCount: account.eventCount,
+      validUntil: dueAt?.getTime() ?? Infinity,
     };
   }
 
@@ -420,22 +406,37 @@ export function createLoyaltyService({ db, content, clock = systemClock, cache }
     return (await cache.get(id, 'state', load, now.getTime())) as MemberState | null;
   }
 
+  /** LoyaltyHistoryPage's JSON text around a page's entries as the database wrote them. */
+  const historyPageJson = (entries: string, eventCount: number, pageIndex: number, pageSize: number) =>
+    `{"content":${entries},"totalPages":${Math.ceil(eventCount / pageSize)},` +
+    `"totalElements":${eventCount},"pageIndex":${pageIndex},"pageSize":${pageSize}}`;
+
   /**
    * One history page as the JSON text of LoyaltyHistoryPage, for the members' call: the entries as
    * the database builds them, passed through (not parsed and serialised again). Null for a
    * non-member. Cached with the member's state, and like it dropped when anything of theirs changes.
+   * Without a cache, the state and the page are one read (memberReads) unless a first visit or
+   * something due has to be written first.
    */
   async function historyJson(
     customerId: string,
     pageIndex: number,
     pageSize: number,
-    { now = clock(), known }: MemberReadOptions = {},
+    now: Date = clock(),
   ): Promise<string | null> {
     const id = customerKey(customerId);
+    if (!cache) {
+      const { state: found, page } = await reads.member({
+        customerId: id,
+        page: { index: pageIndex, size: pageSize },
+      });
+      if (!found?.member) return null;
+      if (settled(found, now))
+        return historyPageJson(page ?? '[]', found.account.eventCount, pageIndex, pageSize);
+    }
     const load = async () => {
-      // The state is read inside the page's load: an invalidation before it drops both. Without a
-      // cache, the state the caller has just read (its membership check) is as good.
-      const state = !cache && known ? known : await memberState(id, now);
+      // The state is read inside the page's load: an invalidation before it drops both.
+      const state = await memberState(id, now);
       if (!state) return { value: null };
       const high = state.eventCount - pageIndex * pageSize;
       const entries =
@@ -446,10 +447,10 @@ export function createLoyaltyService({ db, content, clock = systemClock, cache }
               highInclusive: high,
             })
           : '[]';
-      const value =
-        `{"content":${entries},"totalPages":${Math.ceil(state.eventCount / pageSize)},` +
-        `"totalElements":${state.eventCount},"pageIndex":${pageIndex},"pageSize":${pageSize}}`;
-      return { value, validUntil: state.validUntil };
+      return {
+        value: historyPageJson(entries, state.eventCount, pageIndex, pageSize),
+        validUntil: state.validUntil,
+      };
     };
     if (!cache) return (await load()).value;
     return (await cache.get(id, `history:${pageIndex}:${pageSize}`, load, now.getTime())) as string | null;
@@ -495,24 +496,26 @@ export function createLoyaltyService({ db, content, clock = systemClock, cache }
      */
     async expiryForecast(
       customerId: string,
-      { now = clock(), known }: MemberReadOptions = {},
+      { now = clock() }: { now?: Date } = {},
     ): Promise<Omit<LoyaltyExpiryForecast, 'reminderDays'>> {
       const id = customerKey(customerId);
-      // The state the caller has just read (its membership check) is as good as a new read.
-      const state = known ?? (await memberState(id, now));
-      if (!state) throw loyaltyErrors.notAMember();
-      const { tier, tierExpirationDate } = state.details;
-      const tierDate = tierExpirationDate === null ? null : new Date(tierExpirationDate);
-      const [lots, collected] = await Promise.all([
-        reads.openLots(id),
-        tierDate === null ? 0 : reads.collected({ customerId: id, since: qualifyingWindowStart(tierDate) }),
-      ]);
+      // The state and what the forecast reads, in one statement (memberReads); after a first visit
+      // or something due has been written, read again.
+      let { state: found, forecast: inputs } = await reads.member({ customerId: id, forecast: true });
+      if (!found?.member) throw loyaltyErrors.notAMember();
+      if (!settled(found, now)) {
+        if (!(await memberState(id, now))) throw loyaltyErrors.notAMember();
+        ({ state: found, forecast: inputs } = await reads.member({ customerId: id, forecast: true }));
+        if (!found?.member) throw loyaltyErrors.notAMember();
+      }
+      if (!found.account || !inputs) throw loyaltyErrors.notAMember();
+      const { tier, tierExpirationDate } = found.account;
       return expiryForecast({
         now,
-        lots,
+        lots: inputs.lots,
         tier,
-        tierExpirationDate: tierDate,
-        collectedForTier: collected,
+        tierExpirationDate,
+        collectedForTier: inputs.tierWindowPoints,
         rules: content.tierRules,
       });
     },
@@ -527,9 +530,8 @@ export function createLoyaltyService({ db, content, clock = systemClock, cache }
       pageIndex: number,
       pageSize: number,
       now: Date = clock(),
-      known?: MemberState,
     ): Promise<LoyaltyHistoryPage> {
-      const page = await historyJson(customerId, pageIndex, pageSize, { now, known });
+      const page = await historyJson(customerId, pageIndex, pageSize, now);
       if (page === null) throw loyaltyErrors.notAMember();
       return JSON.parse(page) as LoyaltyHistoryPage;
     },

@@ -8,7 +8,8 @@ import { createMigratedTestDatabase, type TestDatabase } from '../../testing/tes
 import { createTestCustomer } from '../../testing/loyalty-members.js';
 import { testConfig } from '../../testing/test-app.js';
 import { loadLoyaltyContent, type LoyaltyContent } from '../content/index.js';
-import { addMonths } from './loyalty-rules.js';
+import { addMonths, qualifyingWindowStart } from './loyalty-rules.js';
+import { loyaltyQueries } from './loyalty-repository.js';
 import { createLoyaltyService } from './loyalty-service.js';
 
 // Decision 0054: the members' reads of one turn of the event loop go to the database together. Each
@@ -83,7 +84,7 @@ describe("members' reads asked together", () => {
     expect(statements()).toBe(1);
   });
 
-  it('answer each member with their own history page, the pages of one turn in one statement', async () => {
+  it('answer each member with their own history page, states and pages of one turn in one statement', async () => {
     const alone = createLoyaltyService({ db: database.db, content });
     const asks = [
       [members[0]!, 0, 2],
@@ -96,18 +97,19 @@ describe("members' reads asked together", () => {
     for (const [id, page, size] of asks) expected.push(await alone.history(id, page, size));
 
     const { service, statements } = countingService();
-    const states = await Promise.all(members.map((id) => service.memberState(id)));
-    const before = statements();
-    const together = await Promise.all(
-      asks.map(([id, page, size]) =>
-        service.history(id, page, size, undefined, states[members.indexOf(id)] ?? undefined),
-      ),
-    );
-    expect(together).toEqual(expected);
-    expect(together.map((p) => p.content.length)).toEqual([2, 1, 6, 1, 0]);
-    expect(together[2]!.content.every((entry) => entry.points >= 20 && entry.points < 30)).toBe(true);
-    // The states the callers had already read are used: the pages are the only statement.
-    expect(statements() - before).toBe(1);
+    const together = await Promise.all([
+      ...asks.map(([id, page, size]) => service.history(id, page, size)),
+      service.history(outsider, 0, 5).catch((error: Error) => error.message),
+      service.history(randomUUID(), 0, 5).catch((error: Error) => error.message),
+    ]);
+    expect(together.slice(0, 5)).toEqual(expected);
+    expect(expected.map((p) => p.content.length)).toEqual([2, 1, 6, 1, 0]);
+    expect(expected.map((p) => p.totalElements)).toEqual([3, 3, 6, 9, 12]);
+    expect(expected[2]!.content.every((entry) => entry.points >= 20 && entry.points < 30)).toBe(true);
+    expect(together[5]).toMatch(/member/i);
+    expect(together[6]).toMatch(/member/i);
+    // Each member's state and page are read together: one statement for all of them.
+    expect(statements()).toBe(1);
   });
 
   it('answer each member with their own expiry forecast', async () => {
@@ -119,8 +121,68 @@ describe("members' reads asked together", () => {
     expect(together).toEqual(expected);
     // Each member's own lots: all of them expire a year from now, the bigger member's more.
     expect(together.map((f) => f.nextExpiry?.points)).toEqual([33, 135, 306, 546]);
-    // States, open lots (and the tier's window, for members with a tier date): a statement each.
-    expect(statements()).toBeLessThanOrEqual(3);
+    // States, open lots and the tier's windows: one statement for all of them.
+    expect(statements()).toBe(1);
+  });
+
+  it("count the tier's qualifying window as the ledger does, at the ends of months", async () => {
+    const id = members[0]!;
+    const q = loyaltyQueries(database.db);
+    const entries = await database.db
+      .selectFrom('loyalty_events')
+      .select('id')
+      .where('customer_id', '=', id)
+      .orderBy('seq')
+      .execute();
+    expect(entries).toHaveLength(3);
+    const tierDates = [
+      '2027-03-31T10:00:00.000Z',
+      '2028-02-29T23:59:59.999Z',
+      '2027-02-28T00:00:00.000Z',
+      '2026-12-31T23:30:00.000Z',
+    ];
+    try {
+      for (const tierDate of tierDates) {
+        const since = qualifyingWindowStart(new Date(tierDate));
+        await database.db
+          .updateTable('loyalty_accounts')
+          .set({ tier_expiration_date: new Date(tierDate) })
+          .where('customer_id', '=', id)
+          .execute();
+        // One entry just before the window, one at its start (outside: the window opens after it),
+        // one just after: 100, 1 000 and 10 000 points (never below what the lots have left).
+        for (const [k, offset, points] of [
+          [0, -1, 100],
+          [1, 0, 1000],
+          [2, 1, 10_000],
+        ] as const) {
+          await database.db
+            .updateTable('loyalty_events')
+            .set({ occurred_at: new Date(since.getTime() + offset), points })
+            .where('id', '=', entries[k]!.id)
+            .execute();
+        }
+        const [read] = await q.memberReads([{ customerId: id, forecast: true }]);
+        expect([tierDate, read!.forecast?.tierWindowPoints]).toEqual([
+          tierDate,
+          (await q.collectedInWindows([{ customerId: id, since }]))[0],
+        ]);
+        expect(read!.forecast?.tierWindowPoints).toBe(10_000);
+      }
+    } finally {
+      // The member's entries as beforeAll left them (the other tests read them).
+      for (const [k, points] of [10, 11, 12].entries())
+        await database.db
+          .updateTable('loyalty_events')
+          .set({ occurred_at: new Date(), points })
+          .where('id', '=', entries[k]!.id)
+          .execute();
+      await database.db
+        .updateTable('loyalty_accounts')
+        .set({ tier_expiration_date: null })
+        .where('customer_id', '=', id)
+        .execute();
+    }
   });
 
   it('expire what is due for members visiting at once, each once, in one transaction', async () => {
@@ -138,6 +200,8 @@ describe("members' reads asked together", () => {
     const together = await Promise.all(due.map((id) => service.tierDetails(id, now)));
     expect(together.map((d) => d.points)).toEqual([5, 5, 5]);
     const history = await service.history(due[1]!, 0, 10, now);
+    const forecast = await service.expiryForecast(due[2]!, { now });
+    expect(forecast.nextExpiry?.points).toBe(5);
     expect(history.content.map((entry) => [entry.type, entry.points])).toEqual([
       ['expiry', -41],
       ['rental-completed', 5],

@@ -10,6 +10,7 @@ import {
   type SecurityEventKind,
 } from '@roadpass/contracts';
 import type { Db } from '../../db/database.js';
+import { batchArray } from '../../db/batch-array.js';
 import { batchPerTurn } from '../../lib/batch-per-turn.js';
 import { describeDevice, shortenAddress, type PlaceFinder } from '../../lib/device-description.js';
 
@@ -39,8 +40,22 @@ function activityPages(db: Db) {
     const { rows } = await sql<Row & { n: string | number }>`
       select a.n, x.kind, x.occurred_at, x.details, x.count
       from unnest(
-        ${column((a) => a.customerId)}::uuid[], ${column((a) => a.since)}::timestamptz[],
-        ${column((a) => a.limit)}::integer[], ${column((a) => a.offset)}::integer[]
+        ${batchArray(
+          column((a) => a.customerId),
+          'uuid',
+        )},
+        ${batchArray(
+          column((a) => a.since),
+          'timestamptz',
+        )},
+        ${batchArray(
+          column((a) => a.limit),
+          'integer',
+        )},
+        ${batchArray(
+          column((a) => a.offset),
+          'integer',
+        )}
       ) with ordinality as a(customer_id, since, page_limit, page_offset, n)
       cross join lateral (
         select * from (
