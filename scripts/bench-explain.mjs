@@ -97,9 +97,13 @@ const queries = [
          where e.customer_id = c.id and e.remaining_points > 0) as first_lot_expiry,
        null::text as page,
        case when r.forecast and a.customer_id is not null then (
-         select json_agg(json_build_array(e.remaining_points, (extract(epoch from e.expires_at) * 1000)::int8)
-           order by e.expires_at, e.seq)
-         from loyalty_events e where e.customer_id = c.id and e.remaining_points > 0)::text end as open_lots,
+         select json_agg(json_build_array(d.remaining, d.first_ms) order by d.first_ms)
+         from (
+           select sum(e.remaining_points) as remaining,
+             (extract(epoch from min(e.expires_at)) * 1000)::int8 as first_ms
+           from loyalty_events e where e.customer_id = c.id and e.remaining_points > 0
+           group by (e.expires_at at time zone 'UTC')::date
+         ) d)::text end as open_lots,
        case when r.forecast and a.tier_expiration_date is not null then (
          select coalesce(sum(e.points), 0) from loyalty_events e
          where e.customer_id = c.id and e.type <> 'expiry' and e.occurred_at > ((a.tier_expiration_date

@@ -58,7 +58,10 @@ export interface MemberReadAsk {
   forecast?: boolean;
 }
 
-/** What the expiry forecast reads: the open lots, and the points of the tier's qualifying window. */
+/**
+ * What the expiry forecast reads: the open lots, summed per UTC day at that day's earliest expiry
+ * (what expiryForecast counts by), and the points of the tier's qualifying window.
+ */
 export interface ForecastReads {
   lots: Pick<Lot, 'remaining' | 'expiresAt'>[];
   /** Points collected in the 12 months before the tier's date (0 without a tier date). */
@@ -207,10 +210,16 @@ export function loyaltyQueries(db: Executor) {
       sql`a.event_count - (r.index + 1) * r.size`,
       sql`a.event_count - r.index * r.size`,
     )} end`;
+    // The open lots summed per UTC day, at the day's earliest expiry: all the forecast counts (its
+    // months and nearest day are UTC), at most a year of days however many lots a member has.
     const openLotsColumn = sql`case when r.forecast and a.customer_id is not null then (
-      select json_agg(json_build_array(e.remaining_points, (extract(epoch from e.expires_at) * 1000)::int8)
-        order by e.expires_at, e.seq)
-      from loyalty_events e where e.customer_id = c.id and e.remaining_points > 0
+      select json_agg(json_build_array(d.remaining, d.first_ms) order by d.first_ms)
+      from (
+        select sum(e.remaining_points) as remaining,
+          (extract(epoch from min(e.expires_at)) * 1000)::int8 as first_ms
+        from loyalty_events e where e.customer_id = c.id and e.remaining_points > 0
+        group by (e.expires_at at time zone 'UTC')::date
+      ) d
     )::text end`;
     const tierWindowColumn = sql`case when r.forecast and a.tier_expiration_date is not null then (
       select coalesce(sum(e.points), 0) from loyalty_events e

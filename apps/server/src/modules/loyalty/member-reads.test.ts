@@ -10,6 +10,7 @@ import { testConfig } from '../../testing/test-app.js';
 import { loadLoyaltyContent, type LoyaltyContent } from '../content/index.js';
 import { addMonths, qualifyingWindowStart } from './loyalty-rules.js';
 import { loyaltyQueries } from './loyalty-repository.js';
+import { expiryForecast } from './expiry-forecast.js';
 import { createLoyaltyService } from './loyalty-service.js';
 
 // Decision 0054: the members' reads of one turn of the event loop go to the database together. Each
@@ -123,6 +124,44 @@ describe("members' reads asked together", () => {
     expect(together.map((f) => f.nextExpiry?.points)).toEqual([33, 135, 306, 546]);
     // States, open lots and the tier's windows: one statement for all of them.
     expect(statements()).toBe(1);
+  });
+
+  it('forecast from the lots summed per UTC day what every lot of the member gives', async () => {
+    const { service } = countingService();
+    const id = (await createTestCustomer(database.db)).id;
+    // Lots expiring at 23:30 and 23:59 of one UTC day, 00:30 of the next, and two a month later.
+    const now = new Date('2026-03-10T12:00:00Z');
+    const earned = [
+      ['2025-12-14T23:30:00Z', 7],
+      ['2025-12-14T23:59:00Z', 11],
+      ['2025-12-15T00:30:00Z', 13],
+      ['2026-01-20T08:00:00Z', 17],
+      ['2026-01-20T09:00:00Z', 19],
+    ] as const;
+    for (const [at, points] of earned)
+      await service.applyEvent(rental(id, `day-${at}`, points, new Date(at)), now);
+    const q = loyaltyQueries(database.db);
+    const account = await q.findAccount(id);
+    const expected = expiryForecast({
+      now,
+      lots: await q.openLots([], [id], new Date(0)),
+      tier: account!.tier,
+      tierExpirationDate: account!.tierExpirationDate,
+      collectedForTier: account!.tierExpirationDate
+        ? (
+            await q.collectedInWindows([
+              { customerId: id, since: qualifyingWindowStart(account!.tierExpirationDate) },
+            ])
+          )[0]!
+        : 0,
+      rules: content.tierRules,
+    });
+    const forecast = await service.expiryForecast(id, { now });
+    expect(forecast).toEqual(expected);
+    // The nearest day is 14 Dec, both of its lots, at the first one's moment; 00:30 is the next day.
+    expect(forecast.nextExpiry).toEqual({ points: 18, date: '2026-12-14T23:30:00.000Z' });
+    expect(forecast.months.find((m) => m.month === '2026-12')?.points).toBe(31);
+    expect(forecast.months.find((m) => m.month === '2027-01')?.points).toBe(36);
   });
 
   it("count the tier's qualifying window as the ledger does, at the ends of months", async () => {
