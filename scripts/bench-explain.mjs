@@ -143,7 +143,7 @@ const queries = [
   ],
   [
     'Security page: sessions',
-    `select * from "session_devices" where customer_id = any($1::uuid[]) and "expires_at" > $2 and not exists (select "sid" from "ended_sessions" where "ended_sessions"."sid" = "session_devices"."sid") order by "last_active_at" desc`,
+    `select "sid", "customer_id", "user_agent", "address", "signed_in_at", "last_active_at", "expires_at" from "session_devices" where customer_id = any((select $1::uuid[])::uuid[]) and "expires_at" > $2 and not exists (select "sid" from "ended_sessions" where "ended_sessions"."sid" = "session_devices"."sid") order by "last_active_at" desc`,
     (c) => [[c.id], now],
   ],
   [

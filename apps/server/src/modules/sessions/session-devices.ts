@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { ActiveSession } from '@roadpass/contracts';
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database.js';
+import { batchArray } from '../../db/batch-array.js';
 import type { SessionDeviceTable } from '../../db/schema.js';
 import { batchPerTurn } from '../../lib/batch-per-turn.js';
 import { describeDevice, shortenAddress, type PlaceFinder } from '../../lib/device-description.js';
@@ -101,15 +102,17 @@ export function lastActiveRecorder(
 
 /**
  * The customer's active sessions, most recently active first (docs/product/security.md#sessions):
- * the sessions lists of one turn of the event loop read together, in one statement (decision 0054).
+ * the sessions lists of one turn of the event loop read together, in one statement (decisions 0054, 0055).
  */
 export function sessionLister(db: Db, places: () => PlaceFinder) {
   const rowsOf = batchPerTurn<string, Selectable<SessionDeviceTable>[]>(async (customerIds) => {
     const byCustomer = new Map(customerIds.map((id) => [id, [] as Selectable<SessionDeviceTable>[]]));
     const rows = await db
       .selectFrom('session_devices')
-      .selectAll()
-      .where(sql<boolean>`customer_id = any(${[...byCustomer.keys()]}::uuid[])`)
+      // Named columns, not `*`: a statement with `*` is never prepared (database.ts), and the
+      // batch's array planned once (decision 0055).
+      .select(['sid', 'customer_id', 'user_agent', 'address', 'signed_in_at', 'last_active_at', 'expires_at'])
+      .where(sql<boolean>`customer_id = any(${batchArray([...byCustomer.keys()], 'uuid')})`)
       .where('expires_at', '>', new Date())
       .where((eb) =>
         eb.not(
