@@ -167,21 +167,13 @@ export function loyaltyQueries(db: Executor) {
    */
   async function historyPagesJson(pages: readonly HistoryPageRange[]): Promise<string[]> {
     if (pages.length === 0) return [];
+    const customerIds = pages.map((p) => p.customerId);
+    const lows = pages.map((p) => p.lowExclusive);
+    const highs = pages.map((p) => p.highInclusive);
     const { rows } = await sql<{ page: string }>`
       select ${historyEntriesJson(sql`r.customer_id`, sql`r.low`, sql`r.high`)} as page
       from unnest(
-        ${batchArray(
-          pages.map((p) => p.customerId),
-          'uuid',
-        )},
-        ${batchArray(
-          pages.map((p) => p.lowExclusive),
-          'integer',
-        )},
-        ${batchArray(
-          pages.map((p) => p.highInclusive),
-          'integer',
-        )}
+        ${batchArray(customerIds, 'uuid')}, ${batchArray(lows, 'integer')}, ${batchArray(highs, 'integer')}
       ) with ordinality as r(customer_id, low, high, n)
       order by r.n`.execute(db);
     return rows.map((row) => row.page);
@@ -202,9 +194,13 @@ export function loyaltyQueries(db: Executor) {
     const answers: MemberRead[] = asks.map(() => ({ state: undefined, page: null, forecast: null }));
     const valid = asks.flatMap((ask, i) => (isCustomerId(ask.customerId) ? [{ ask, i }] : []));
     if (valid.length === 0) return answers;
+    const ids = valid.map((v) => v.ask.customerId.toLowerCase());
+    const pageIndexes = valid.map((v) => v.ask.page?.index ?? 0);
+    const pageSizes = valid.map((v) => v.ask.page?.size ?? 0);
+    const withForecast = valid.map((v) => v.ask.forecast === true);
     // Only what the batch asks for is in the statement: each subquery would be planned at every call.
-    const pages = valid.some((v) => v.ask.page !== undefined);
-    const forecasts = valid.some((v) => v.ask.forecast === true);
+    const pages = pageSizes.some((size) => size > 0);
+    const forecasts = withForecast.includes(true);
     const pageColumn = sql`case when r.size > 0 and a.customer_id is not null then ${historyEntriesJson(
       sql`c.id`,
       sql`a.event_count - (r.index + 1) * r.size`,
@@ -244,48 +240,32 @@ export function loyaltyQueries(db: Executor) {
         ${forecasts ? openLotsColumn : sql`null::text`} as open_lots,
         ${forecasts ? tierWindowColumn : sql`null::int8`} as tier_window_points
       from unnest(
-        ${batchArray(
-          valid.map((v) => v.ask.customerId.toLowerCase()),
-          'uuid',
-        )},
-        ${batchArray(
-          valid.map((v) => v.ask.page?.index ?? 0),
-          'int8',
-        )},
-        ${batchArray(
-          valid.map((v) => v.ask.page?.size ?? 0),
-          'int8',
-        )},
-        ${batchArray(
-          valid.map((v) => v.ask.forecast === true),
-          'boolean',
-        )}
+        ${batchArray(ids, 'uuid')}, ${batchArray(pageIndexes, 'int8')}, ${batchArray(pageSizes, 'int8')},
+        ${batchArray(withForecast, 'boolean')}
       ) with ordinality as r(customer_id, index, size, forecast, n)
       join customers c on c.id = r.customer_id
       left join loyalty_accounts a on a.customer_id = c.id`.execute(db);
     for (const row of rows) {
+      const { ask, i } = valid[Number(row.n) - 1]!;
       const account = row.customer_id === null ? undefined : toAccount(row);
       const dues = [row.first_lot_expiry, account?.tierExpirationDate]
         .filter((d): d is Date | string => d instanceof Date || typeof d === 'string')
         .map((d) => new Date(d).getTime());
-      const forecast =
-        valid[Number(row.n) - 1]!.ask.forecast === true && account
-          ? {
-              lots: (JSON.parse(row.open_lots ?? '[]') as [number, number][]).map(([remaining, at]) => ({
-                remaining,
-                expiresAt: new Date(at),
-              })),
-              tierWindowPoints: Number(row.tier_window_points ?? 0),
-            }
-          : null;
-      answers[valid[Number(row.n) - 1]!.i] = {
+      const lots = JSON.parse(row.open_lots ?? '[]') as [remaining: number, expiresAtMs: number][];
+      answers[i] = {
         state: {
           member: row.member === true,
           account,
           dueAt: dues.length > 0 ? new Date(Math.min(...dues)) : null,
         },
         page: row.page,
-        forecast,
+        forecast:
+          ask.forecast === true && account
+            ? {
+                lots: lots.map(([remaining, at]) => ({ remaining, expiresAt: new Date(at) })),
+                tierWindowPoints: Number(row.tier_window_points ?? 0),
+              }
+            : null,
       };
     }
     return answers;
@@ -516,9 +496,9 @@ export function loyaltyQueries(db: Executor) {
 
     /**
      * Points each customer collected since their own moment (exclusive), in the order asked: every
-     * event but expiry, signed, as the tier counts them (0 without any). The tier's qualifying window
-     * of a batch's customers, or of each member of an expiry forecast batch; one statement for any
-     * number of windows.
+     * event but expiry, signed, as the tier counts them (0 without any): the tier's qualifying window
+     * of an event batch's customers (memberReads counts the forecast's in its own statement). One
+     * statement for any number of windows.
      */
     async collectedInWindows(windows: readonly { customerId: string; since: Date }[]): Promise<number[]> {
       if (windows.length === 0) return [];

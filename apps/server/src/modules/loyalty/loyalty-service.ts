@@ -109,7 +109,6 @@ export function createLoyaltyService({ db, content, clock = systemClock, cache }
    */
   const reads = {
     member: batchPerTurn<MemberReadAsk, MemberRead>((asks) => loyaltyQueries(db).memberReads(asks)),
-    state: async (customerId: string) => (await reads.member({ customerId })).state,
     historyPage: batchPerTurn<HistoryPageRange, string>((pages) =>
       loyaltyQueries(db).historyPagesJson(pages),
     ),
@@ -368,21 +367,35 @@ export function createLoyaltyService({ db, content, clock = systemClock, cache }
   const settled = (found: MemberStateRow, now: Date): found is MemberStateRow & { account: LoyaltyAccount } =>
     found.account !== undefined && (found.dueAt === null || found.dueAt.getTime() > now.getTime());
 
+  /**
+   * A member's read (`ask`, one statement) as the member sees it at `now`: when it finds a first
+   * visit or something due, that is written first (the account created, or what is due expired,
+   * docs/product/loyalty.md#loyalty-rules) and the read asked again. Null for a non-member or an
+   * unknown customer.
+   */
+  async function settledRead(
+    ask: MemberReadAsk,
+    now: Date,
+  ): Promise<(MemberRead & { account: LoyaltyAccount; dueAt: Date | null }) | null> {
+    let read = await reads.member(ask);
+    if (!read.state?.member) return null;
+    if (!settled(read.state, now)) {
+      if (read.state.account) await expireNow(ask.customerId, now);
+      else {
+        await loyaltyQueries(db).ensureAccount(ask.customerId);
+        changed(ask.customerId);
+      }
+      read = await reads.member(ask);
+    }
+    const { state } = read;
+    return state?.member && state.account ? { ...read, account: state.account, dueAt: state.dueAt } : null;
+  }
+
   /** Reads the member state (one statement; a first visit or something due writes first). */
   async function loadMemberState(customerId: string, now: Date): Promise<MemberState | null> {
-    let found = await reads.state(customerId);
-    if (!found?.member) return null;
-    if (!settled(found, now)) {
-      if (found.account) await expireNow(customerId, now);
-      else {
-        await loyaltyQueries(db).ensureAccount(customerId);
-        changed(customerId);
-      }
-      found = await reads.state(customerId);
-      if (!found?.member) return null;
-    }
-    const { account, dueAt } = found;
-    if (!account) return null;
+    const read = await settledRead({ customerId }, now);
+    if (!read) return null;
+    const { account, dueAt } = read;
     const details = toTierDetails(account);
     return {
       details,
@@ -426,13 +439,8 @@ export function createLoyaltyService({ db, content, clock = systemClock, cache }
   ): Promise<string | null> {
     const id = customerKey(customerId);
     if (!cache) {
-      const { state: found, page } = await reads.member({
-        customerId: id,
-        page: { index: pageIndex, size: pageSize },
-      });
-      if (!found?.member) return null;
-      if (settled(found, now))
-        return historyPageJson(page ?? '[]', found.account.eventCount, pageIndex, pageSize);
+      const read = await settledRead({ customerId: id, page: { index: pageIndex, size: pageSize } }, now);
+      return read && historyPageJson(read.page ?? '[]', read.account.eventCount, pageIndex, pageSize);
     }
     const load = async () => {
       // The state is read inside the page's load: an invalidation before it drops both.
@@ -452,7 +460,6 @@ export function createLoyaltyService({ db, content, clock = systemClock, cache }
         validUntil: state.validUntil,
       };
     };
-    if (!cache) return (await load()).value;
     return (await cache.get(id, `history:${pageIndex}:${pageSize}`, load, now.getTime())) as string | null;
   }
 
@@ -499,17 +506,11 @@ export function createLoyaltyService({ db, content, clock = systemClock, cache }
       { now = clock() }: { now?: Date } = {},
     ): Promise<Omit<LoyaltyExpiryForecast, 'reminderDays'>> {
       const id = customerKey(customerId);
-      // The state and what the forecast reads, in one statement (memberReads); after a first visit
-      // or something due has been written, read again.
-      let { state: found, forecast: inputs } = await reads.member({ customerId: id, forecast: true });
-      if (!found?.member) throw loyaltyErrors.notAMember();
-      if (!settled(found, now)) {
-        if (!(await memberState(id, now))) throw loyaltyErrors.notAMember();
-        ({ state: found, forecast: inputs } = await reads.member({ customerId: id, forecast: true }));
-        if (!found?.member) throw loyaltyErrors.notAMember();
-      }
-      if (!found.account || !inputs) throw loyaltyErrors.notAMember();
-      const { tier, tierExpirationDate } = found.account;
+      // The state and what the forecast reads, in one statement (memberReads).
+      const read = await settledRead({ customerId: id, forecast: true }, now);
+      const inputs = read?.forecast;
+      if (!read || !inputs) throw loyaltyErrors.notAMember();
+      const { tier, tierExpirationDate } = read.account;
       return expiryForecast({
         now,
         lots: inputs.lots,

@@ -10,7 +10,7 @@ import {
   type SecurityEventKind,
 } from '@roadpass/contracts';
 import type { Db } from '../../db/database.js';
-import { batchArray } from '../../db/batch-array.js';
+import { batchArray, type BatchArrayType } from '../../db/batch-array.js';
 import { batchPerTurn } from '../../lib/batch-per-turn.js';
 import { describeDevice, shortenAddress, type PlaceFinder } from '../../lib/device-description.js';
 
@@ -36,26 +36,13 @@ interface PageAsk {
  */
 function activityPages(db: Db) {
   return batchPerTurn<PageAsk, Row[]>(async (asks) => {
-    const column = <T>(pick: (ask: PageAsk) => T) => asks.map(pick);
+    const column = (pick: (ask: PageAsk) => unknown, type: BatchArrayType) =>
+      batchArray(asks.map(pick), type);
     const { rows } = await sql<Row & { n: string | number }>`
       select a.n, x.kind, x.occurred_at, x.details, x.count
       from unnest(
-        ${batchArray(
-          column((a) => a.customerId),
-          'uuid',
-        )},
-        ${batchArray(
-          column((a) => a.since),
-          'timestamptz',
-        )},
-        ${batchArray(
-          column((a) => a.limit),
-          'integer',
-        )},
-        ${batchArray(
-          column((a) => a.offset),
-          'integer',
-        )}
+        ${column((a) => a.customerId, 'uuid')}, ${column((a) => a.since, 'timestamptz')},
+        ${column((a) => a.limit, 'integer')}, ${column((a) => a.offset, 'integer')}
       ) with ordinality as a(customer_id, since, page_limit, page_offset, n)
       cross join lateral (
         select * from (
