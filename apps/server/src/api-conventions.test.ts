@@ -133,6 +133,12 @@ describe('anti-forgery token', () => {
     expect(res.json<ApiErrorBody>().violations?.[0]?.rule).toBe('match');
   });
 
+  it('is refused, not a server error, when it has the right length in characters but not in bytes', async () => {
+    const res = await update({ [CSRF_HEADER]: '\u00e9'.repeat(43) });
+    expect(res.statusCode).toBe(403);
+    expect(res.json<ApiErrorBody>().violations?.[0]?.rule).toBe('match');
+  });
+
   it('is refused when it belongs to another customer', async () => {
     const other = await signIn(t.app, { email: 'demo.fr@example.com', password: 'Demo-2026!' });
     const res = await update({ [CSRF_HEADER]: await csrfToken(other.accessToken) });

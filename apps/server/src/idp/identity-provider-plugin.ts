@@ -169,22 +169,30 @@ export default fp<IdentityProviderOptions>(
     allowAppOriginRedirects(provider, config.oidcClientId, config.publicUrl);
 
     const handle = provider.callback();
-    if (!app.hasPlugin('@fastify/middie')) await app.register(middie);
     /** Paths under the provider's prefixes that Fastify answers (keycloak-routes.ts). */
     const ours = new Set([
       protocolRoutes.userinfo,
       '/.well-known/oauth-authorization-server',
       ...sessionStatusPathList.map((p) => p.slice(REALM_PATH.length)),
     ]);
-    app.use(REALM_PATH, (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => {
-      const path = (req.url ?? '/').split('?')[0] ?? '/';
-      if (!providerPathPrefixes.some((prefix) => path.startsWith(prefix)) || ours.has(path)) return next();
-      canonicalise(req);
-      addDefaultScopes(req, path, config.oidcClientId);
-      unwrapRefreshTokenInBody(req, path, refreshTokens).then(
-        () => handle(req, res),
-        (err: unknown) => next(err),
-      );
+    // The provider is mounted with middie in a context of its own, whose catch-all routes are the
+    // provider's paths: middie's hook then runs for those requests only. Registered at the root it ran
+    // for every request, each API call's too (part of a cached read's cost: performance.md, 28 Nov).
+    await app.register(async (realm) => {
+      await realm.register(middie);
+      realm.use(REALM_PATH, (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => {
+        const path = (req.url ?? '/').split('?')[0] ?? '/';
+        if (!providerPathPrefixes.some((prefix) => path.startsWith(prefix)) || ours.has(path)) return next();
+        canonicalise(req);
+        addDefaultScopes(req, path, config.oidcClientId);
+        unwrapRefreshTokenInBody(req, path, refreshTokens).then(
+          () => handle(req, res),
+          (err: unknown) => next(err),
+        );
+      });
+      // A path the provider does not answer (it passed the request on) is the API's usual 404.
+      for (const prefix of providerPathPrefixes)
+        realm.all(`${REALM_PATH}${prefix}*`, (_request, reply) => reply.callNotFound());
     });
     await registerKeycloakRoutes(app, {
       config,

@@ -60,6 +60,14 @@ describe('discovery', () => {
     );
   });
 
+  it('answers under its paths only: an unknown realm path is the provider’s 404, a method a Fastify route of the realm lacks is the API’s', async () => {
+    const unknown = await t.app.inject({ url: `${REALM}/protocol/openid-connect/nothing-here` });
+    expect(unknown.statusCode).toBe(404);
+    const put = await t.app.inject({ method: 'PUT', url: `${REALM}/protocol/openid-connect/userinfo` });
+    expect(put.statusCode).toBe(404);
+    expect(put.json()).toMatchObject({ code: 'not_found' });
+  });
+
   it('publishes only public keys at /certs, the same as publicJwks()', async () => {
     const res = await t.app.inject({ url: `${REALM}/protocol/openid-connect/certs` });
     expect(res.statusCode).toBe(200);

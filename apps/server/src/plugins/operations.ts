@@ -128,8 +128,9 @@ export default fp<{ config: AppConfig }>(
     } satisfies Operations);
 
     // While draining, every answer asks the client to open a new connection (to another instance).
-    app.addHook('onSend', async (_request, reply) => {
+    app.addHook('onSend', (_request, reply, payload, done) => {
       if (draining) reply.header('connection', 'close');
+      done(null, payload);
     });
 
     if (!config.managementPort) addRoutes(app);

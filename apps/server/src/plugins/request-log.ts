@@ -78,18 +78,23 @@ export function requestLogOptions(): Pick<FastifyServerOptions, 'genReqId' | 'lo
  */
 export default fp<{ config: AppConfig; random?: () => number }>(
   async (app, { config, random = Math.random }) => {
-    app.addHook('onRequest', async (request, reply) => {
+    // Callback hooks, not async ones: no promise per request for a few synchronous lines.
+    app.addHook('onRequest', (request, reply, done) => {
       reply.header(REQUEST_ID_HEADER, request.id);
+      done();
     });
-    app.addHook('onResponse', async (request, reply) => {
+    app.addHook('onResponse', (request, reply, done) => {
       const ms = Math.round(reply.elapsedTime);
       const status = reply.statusCode;
-      const path = loggablePath(request.url);
-      const line = { method: request.method, path, status, ms };
-      const text = `${request.method} ${path} ${status} ${ms} ms`;
-      if (status >= 500) request.log.error(line, text);
-      else if (ms >= config.logSlowRequestMs) request.log.warn(line, `${text} (slow)`);
-      else if (random() * 100 < config.logRequestSamplePercent) request.log.info(line, text);
+      if (status >= 500 || ms >= config.logSlowRequestMs || random() * 100 < config.logRequestSamplePercent) {
+        const path = loggablePath(request.url);
+        const line = { method: request.method, path, status, ms };
+        const text = `${request.method} ${path} ${status} ${ms} ms`;
+        if (status >= 500) request.log.error(line, text);
+        else if (ms >= config.logSlowRequestMs) request.log.warn(line, `${text} (slow)`);
+        else request.log.info(line, text);
+      }
+      done();
     });
   },
   { name: 'request-log' },

@@ -6,6 +6,19 @@ import type { AppConfig } from '../config.js';
 
 type HeaderSetter = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;
 
+/** The headers a helmet middleware sets: the same on every call (helmet computes them at creation). */
+export function headersOf(setter: HeaderSetter): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const recorder = {
+    setHeader: (name: string, value: unknown) => void (headers[name.toLowerCase()] = String(value)),
+    removeHeader: () => {},
+  };
+  setter({} as IncomingMessage, recorder as unknown as ServerResponse, (error) => {
+    if (error) throw error as Error;
+  });
+  return headers;
+}
+
 /**
  * Security headers on every response, including the identity provider's pages: a strict CSP with no
  * inline scripts, nosniff, frame-ancestors, referrer policy. Set in an onRequest hook on the raw
@@ -100,13 +113,17 @@ export default fp<{ config: AppConfig }>(
       return path === apiPaths.apiReference || path.startsWith(`${apiPaths.apiReference}/`);
     };
 
+    // The API's two sets go through Fastify's reply (every /api answer is Fastify's), read once from
+    // helmet: a call then sets a few plain properties instead of running helmet's chain of
+    // middlewares and Node's setHeader checks for each (performance.md, 28 Nov).
+    // Documents keep helmet on the raw response: the identity provider writes its own.
+    const api = headersOf(apiHeaders);
+    const reference = headersOf(referenceHeaders);
     app.addHook('onRequest', (request, reply, done) => {
-      const headers = !request.url.startsWith('/api/')
-        ? documentHeaders
-        : isReference(request.url)
-          ? referenceHeaders
-          : apiHeaders;
-      headers(request.raw, reply.raw, (error) => done(error as Error | undefined));
+      if (!request.url.startsWith('/api/'))
+        return documentHeaders(request.raw, reply.raw, (error) => done(error as Error | undefined));
+      reply.headers(isReference(request.url) ? reference : api);
+      done();
     });
   },
   { name: 'security-headers' },
