@@ -11,7 +11,7 @@
 //      enough; on the small database its 8 in turn).
 //   2. Tokens for the measured customers: up to BENCH_TOUCH (10 000) customers of Germany get a
 //      password hash of the test suites' cost (N=2^12; a hash records its own cost) so that signing
-//      them all in takes minutes, not an hour (and 200 more, to warm up a restarted server: every
+//      them all in takes minutes, not an hour (and 200 more, to warm up a restarted server: 5 000 of every
 //      read for them, never measured); then both servers are restarted, so no read cache holds any
 //      of the measured customers, and warmed up with those 200.
 //   3. Every call, one pass of at least 10 000 requests (BENCH_PASS_REQUESTS, only to try the script) (16 connections; consecutive requests are
@@ -57,7 +57,7 @@ const PASS_REQUESTS = Number(process.env.BENCH_PASS_REQUESTS ?? 10_000);
 const EXPIRY_READERS = 2000;
 // Customers that warm a restarted server (every read, WARM_REQUESTS each) and are never measured.
 const WARMERS = 200;
-const WARM_REQUESTS = 2000;
+const WARM_REQUESTS = 5000;
 const CONNECTIONS = 16;
 const firstPort = 18000 + Math.floor(Math.random() * 1000);
 const baselinePort = firstPort + 1000;
