@@ -234,6 +234,24 @@ describe('security headers', () => {
   );
 });
 
+describe('security headers on answered API calls', () => {
+  it("are the API's on a 200 and on a refused write", async () => {
+    const ok = await t.app.inject({ url: apiPaths.loginStatus, headers: bearer(accessToken) });
+    const refused = await t.app.inject({
+      method: 'POST',
+      url: apiPaths.personalData,
+      headers: bearer(accessToken),
+      payload: {},
+    });
+    expect([ok.statusCode, refused.statusCode]).toEqual([200, 403]);
+    for (const res of [ok, refused]) {
+      expect(res.headers['content-security-policy']).toBe("default-src 'none';frame-ancestors 'none'");
+      expect(res.headers['x-frame-options']).toBe('DENY');
+      expect(res.headers['cross-origin-resource-policy']).toBe('same-origin');
+    }
+  });
+});
+
 describe('runtime configuration', () => {
   it('tells the app where the identity provider is, never cached', async () => {
     const res = await t.app.inject({ url: '/config.json' });

@@ -7,7 +7,7 @@ import type { AppConfig } from '../config.js';
 type HeaderSetter = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;
 
 /** The headers a helmet middleware sets: the same on every call (helmet computes them at creation). */
-export function headersOf(setter: HeaderSetter): Record<string, string> {
+function headersOf(setter: HeaderSetter): Record<string, string> {
   const headers: Record<string, string> = {};
   const recorder = {
     setHeader: (name: string, value: unknown) => void (headers[name.toLowerCase()] = String(value)),
@@ -21,8 +21,9 @@ export function headersOf(setter: HeaderSetter): Record<string, string> {
 
 /**
  * Security headers on every response, including the identity provider's pages: a strict CSP with no
- * inline scripts, nosniff, frame-ancestors, referrer policy. Set in an onRequest hook on the raw
- * response, before any handler (or the mounted OIDC provider) writes.
+ * inline scripts, nosniff, frame-ancestors, referrer policy. Set in an onRequest hook, before any
+ * handler (or the mounted OIDC provider) writes: on the raw response for documents, through the
+ * reply for the API (decision 0056).
  *
  * Two sets, each built once at start (helmet precomputes its header values; @fastify/helmet built a
  * new helmet middleware for every request, about 2 % of an API call's CPU):
