@@ -117,11 +117,7 @@ for (const target of targets) {
   target.customers = germans.slice(0, TOUCH);
   // The warm-up customers: others than the measured ones where there are enough (on the small
   // database its 8, whom every call reads anyway).
-  target.warmers = (germans.length > TOUCH + SIGN_INS ? germans.slice(TOUCH + SIGN_INS) : germans).map(
-    (c) => ({
-      ...c,
-    }),
-  );
+  target.warmers = germans.length > TOUCH + SIGN_INS ? germans.slice(TOUCH + SIGN_INS) : germans;
   // Fewer customers than connections (the small database): each signs in more than once, so that every
   // call runs at the same concurrency on both databases, a session per connection (refreshes use a
   // refresh token once, so they need a session each).
@@ -263,11 +259,8 @@ async function restartServers(env, why) {
     await new Promise((resolve) => target.app.once('exit', resolve));
     target.app = spawnServer(target.port, { ...serverEnv(target), ...env });
     await waitFor(`${base(target)}/health/ready`, 180_000);
-    if (target.warmers[0]?.access === undefined) continue;
-    for (const [, p] of reads) {
-      const list = Array.from({ length: WARM_REQUESTS }, (_, i) => target.warmers[i % target.warmers.length]);
-      await blast(base(target), list, get(p));
-    }
+    const warmUp = Array.from({ length: WARM_REQUESTS }, (_, i) => target.warmers[i % target.warmers.length]);
+    for (const [, p] of reads) await blast(base(target), warmUp, get(p));
   }
   log(`servers restarted: ${why}`);
 }

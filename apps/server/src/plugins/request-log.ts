@@ -86,13 +86,22 @@ export default fp<{ config: AppConfig; random?: () => number }>(
     app.addHook('onResponse', (request, reply, done) => {
       const ms = Math.round(reply.elapsedTime);
       const status = reply.statusCode;
-      if (status >= 500 || ms >= config.logSlowRequestMs || random() * 100 < config.logRequestSamplePercent) {
+      const level =
+        status >= 500
+          ? 'error'
+          : ms >= config.logSlowRequestMs
+            ? 'warn'
+            : random() * 100 < config.logRequestSamplePercent
+              ? 'info'
+              : undefined;
+      // The line is built only for a request that is logged.
+      if (level) {
         const path = loggablePath(request.url);
-        const line = { method: request.method, path, status, ms };
         const text = `${request.method} ${path} ${status} ${ms} ms`;
-        if (status >= 500) request.log.error(line, text);
-        else if (ms >= config.logSlowRequestMs) request.log.warn(line, `${text} (slow)`);
-        else request.log.info(line, text);
+        request.log[level](
+          { method: request.method, path, status, ms },
+          level === 'warn' ? `${text} (slow)` : text,
+        );
       }
       done();
     });

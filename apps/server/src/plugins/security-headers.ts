@@ -123,7 +123,9 @@ export default fp<{ config: AppConfig }>(
     app.addHook('onRequest', (request, reply, done) => {
       if (!request.url.startsWith('/api/'))
         return documentHeaders(request.raw, reply.raw, (error) => done(error as Error | undefined));
-      reply.headers(isReference(request.url) ? reference : api);
+      // Only a path that starts like the reference's is split off its query.
+      const url = request.url;
+      reply.headers(url.startsWith(apiPaths.apiReference) && isReference(url) ? reference : api);
       done();
     });
   },
