@@ -100,6 +100,25 @@ test.describe('the points history', () => {
       const box = (await date.boundingBox())!;
       expect(box.height).toBeLessThan(24);
     }
+    // The points end where the row's text ends, at every size (28 Nov: at 1280 px they started at the
+    // left of the wider expiry line under them, out of line with it).
+    for (const row of await rows.all()) {
+      // Where the shown figure ends (a grid item's box spans its column whatever the text's
+      // alignment; the figure's text node, not the words for screen readers after it).
+      const textEnds = await row.evaluate((element) => {
+        const end = (selector: string) => {
+          const range = document.createRange();
+          range.selectNodeContents(element.querySelector(selector)!.firstChild!);
+          return range.getBoundingClientRect().right;
+        };
+        const padding = parseFloat(getComputedStyle(element).paddingRight);
+        return {
+          points: end('.history-row__points'),
+          row: element.getBoundingClientRect().right - padding,
+        };
+      });
+      expect(Math.abs(textEnds.points - textEnds.row)).toBeLessThan(2);
+    }
   });
 });
 
