@@ -143,7 +143,13 @@ test('the payment methods show as cards and say where to change them, in the fra
   await expect(page.getByText(t['payment-profiles-text']!)).toBeVisible();
   expect(t['payment-profiles-title']).toBe(t['payment-list-title']);
   await expect(page.locator(`a[href^="${appPaths.paymentProfilesRedirect}"]`)).toHaveCount(0);
-  await page.getByRole('link', { name: t['account-back'] }).click();
+  // The way back looks as on the loyalty pages (28 Nov: an underlined "←" glued to its words here, a
+  // chevron there): a chevron, the words, no underline until pointed at.
+  const back = page.getByRole('link', { name: t['account-back'], exact: true });
+  await expect(back.locator('svg')).toHaveCount(1);
+  await expect(back).not.toContainText('←');
+  await expect(back).toHaveCSS('text-decoration-line', 'none');
+  await back.click();
   await expect(page).toHaveURL(appPaths.accountHome('IT', 'it'));
 });
 

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { Icon } from '@/components/tier-icon';
 import { LoyaltyLink } from './loyalty-link';
 import { usePageTitle } from './use-page-title';
+import '../back-link.css';
 import './loyalty-ui.css';
 
 export interface BackLink {
@@ -32,8 +33,8 @@ export function LoyaltyPage({ title, back, eyebrow, className, busy, children }:
       aria-busy={busy || undefined}
     >
       {back && (
-        <LoyaltyLink className="loyalty-back" to={back.to}>
-          <span className="loyalty-back__arrow" aria-hidden="true">
+        <LoyaltyLink className="back-link" to={back.to}>
+          <span className="back-link__arrow" aria-hidden="true">
             <Icon name="chevron-left" size="xs" />
           </span>
           {back.label}
