@@ -53,6 +53,8 @@ test('signing out the other device, then all other devices, ends their access at
     await otherSession.getByRole('button', { name: new RegExp(`^${t['security-sign-out']}`) }).click();
     await expect(page.getByRole('status')).toHaveText(t['security-session-ended']!);
     await expect(sessions).toHaveCount(1);
+    // This device alone: the card ends with it, no rule and no empty space under it (28 Nov).
+    await expect(sessions.first()).toHaveCSS('border-bottom-width', '0px');
     await expectSignedOut(other);
 
     // In again there, then "sign out of all other devices" here, after the confirmation.
