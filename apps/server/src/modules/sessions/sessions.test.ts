@@ -73,13 +73,24 @@ describe('sessions (docs/product/security.md#sessions)', () => {
     expect(ofOne.map((s) => s.id)).toEqual([sidOf(one)]);
     // Failed once in CI (one of the two sessions missing) and never again in hundreds of runs here:
     // should it recur, the message says what the database held for each of them.
-    const missing = two.map(sidOf).filter((sid) => !ofTwo.some((s) => s.id === sid));
-    const heldFor = async (sid: string) => ({
-      sid,
-      device: await t.db.selectFrom('session_devices').selectAll().where('sid', '=', sid).executeTakeFirst(),
-      ended: await t.db.selectFrom('ended_sessions').selectAll().where('sid', '=', sid).executeTakeFirst(),
-      now: new Date().toISOString(),
-    });
+    const missing: (string | undefined)[] = two.map(sidOf).filter((sid) => !ofTwo.some((s) => s.id === sid));
+    const heldFor = async (sid: string | undefined) =>
+      sid === undefined
+        ? { sid: 'none: the access token carries no sid' }
+        : {
+            sid,
+            device: await t.db
+              .selectFrom('session_devices')
+              .selectAll()
+              .where('sid', '=', sid)
+              .executeTakeFirst(),
+            ended: await t.db
+              .selectFrom('ended_sessions')
+              .selectAll()
+              .where('sid', '=', sid)
+              .executeTakeFirst(),
+            now: new Date().toISOString(),
+          };
     expect(missing, JSON.stringify(await Promise.all(missing.map(heldFor)))).toEqual([]);
     expect(ofTwo.map((s) => s.id).sort()).toEqual(two.map(sidOf).sort());
     expect(ofTwo.find((s) => s.current)?.id).toBe(sidOf(two[0]!));
