@@ -63,8 +63,16 @@ test('a blocker reported by the rental system stops closing the account and says
     await reportBlockers(page.request, id, [{ kind: 'unpaid_invoice', reference: 'INV-E2E-1' }]);
     try {
       await page.goto(routes.account.close.build(who.country, who.language));
+      // The card's heading is styled as every card's (28 Nov: the page loaded none of its styles).
+      await expect(page.getByRole('heading', { level: 2, name: t['close-what-title'] })).toHaveCSS(
+        'font-size',
+        '18px',
+      );
       const alert = page.getByRole('alert');
-      await expect(alert.getByRole('heading', { name: t['close-blocked-title'] })).toBeVisible();
+      await expect(alert.getByRole('heading', { name: t['close-blocked-title'] })).toHaveCSS(
+        'font-size',
+        '16px',
+      );
       await expect(alert).toContainText(
         // The country by its name in the customer's language (Danish: "Danmark"), not its code.
         fill(t['close-blocker-unpaid_invoice'], { country: 'Danmark', reference: 'INV-E2E-1' }),

@@ -22,13 +22,13 @@ export function DeletionScheduled({ scheduledFor }: { scheduledFor: string }) {
   });
   const date = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'long' }).format(new Date(scheduledFor));
   return (
-    <section className="card privacy__section" aria-labelledby="deletion-scheduled-title">
-      <h2 id="deletion-scheduled-title" className="privacy__title">
+    <section className="card data-rights__section" aria-labelledby="deletion-scheduled-title">
+      <h2 id="deletion-scheduled-title" className="data-rights__title">
         {t('close-scheduled-title', { date })}
       </h2>
-      <p className="privacy__text">{t('close-scheduled-text')}</p>
+      <p className="data-rights__text">{t('close-scheduled-text')}</p>
       {keep.isError && (
-        <p role="alert" className="privacy__error">
+        <p role="alert" className="data-rights__error">
           {t('close-error')}
         </p>
       )}
@@ -75,7 +75,7 @@ export function CloseAccount() {
   if (status.isPending) return <Spinner />;
   if (status.isError) {
     return (
-      <p role="alert" className="privacy__error">
+      <p role="alert" className="data-rights__error">
         {t('account-load-error')}
       </p>
     );
@@ -84,8 +84,8 @@ export function CloseAccount() {
   if (data.deletion) return <DeletionScheduled scheduledFor={data.deletion.scheduledFor} />;
 
   return (
-    <section className="card privacy__section" aria-labelledby="close-what-title">
-      <h2 id="close-what-title" className="privacy__title">
+    <section className="card data-rights__section" aria-labelledby="close-what-title">
+      <h2 id="close-what-title" className="data-rights__title">
         {t('close-what-title')}
       </h2>
       <ul className="data-rights__list">
@@ -96,7 +96,7 @@ export function CloseAccount() {
       </ul>
       {data.blockers.length > 0 ? (
         <div role="alert">
-          <h3 className="privacy__subtitle">{t('close-blocked-title')}</h3>
+          <h3 className="data-rights__subtitle">{t('close-blocked-title')}</h3>
           <ul className="data-rights__list">
             {data.blockers.map((b) => (
               <li key={`${b.legalEntityId}-${b.kind}-${b.reference}`}>
@@ -109,7 +109,7 @@ export function CloseAccount() {
               </li>
             ))}
           </ul>
-          <p className="privacy__text">{t('close-blocked-where')}</p>
+          <p className="data-rights__text">{t('close-blocked-where')}</p>
         </div>
       ) : (
         <div className="data-rights__actions">
@@ -124,7 +124,7 @@ export function CloseAccount() {
         </div>
       )}
       {error && (
-        <p role="alert" className="privacy__error">
+        <p role="alert" className="data-rights__error">
           {error}
         </p>
       )}

@@ -45,7 +45,7 @@ export function DataDownload() {
   if (status.isPending) return <Spinner />;
   if (status.isError) {
     return (
-      <p role="alert" className="privacy__error">
+      <p role="alert" className="data-rights__error">
         {t('account-load-error')}
       </p>
     );
@@ -59,11 +59,11 @@ export function DataDownload() {
   const canStart = nextAllowedAt === null || Date.parse(nextAllowedAt) <= status.dataUpdatedAt + 60_000;
 
   return (
-    <section className="card privacy__section" aria-labelledby="download-title">
-      <h2 id="download-title" className="privacy__title">
+    <section className="card data-rights__section" aria-labelledby="download-title">
+      <h2 id="download-title" className="data-rights__title">
         {t('download-title')}
       </h2>
-      <p className="privacy__text">{t('download-text')}</p>
+      <p className="data-rights__text">{t('download-text')}</p>
       {building && (
         <div className="data-rights__progress">
           <label htmlFor="download-progress">{t('download-building')}</label>
@@ -78,7 +78,7 @@ export function DataDownload() {
           : ''}
       </p>
       {error && (
-        <p role="alert" className="privacy__error">
+        <p role="alert" className="data-rights__error">
           {error}
         </p>
       )}
@@ -105,7 +105,7 @@ export function DataDownload() {
         )}
       </div>
       {!building && !canStart && nextAllowedAt && (
-        <p className="privacy__text">{t('download-next', { date: date(nextAllowedAt) })}</p>
+        <p className="data-rights__text">{t('download-next', { date: date(nextAllowedAt) })}</p>
       )}
     </section>
   );
