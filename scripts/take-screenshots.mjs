@@ -9,7 +9,7 @@
 //   SCREENSHOT_LANGUAGES=all (or e.g. de,hu,es) and SCREENSHOT_DIR=/tmp/shots: one folder per language,
 //   to look at every page in every language before a change lands (issue 17).
 /* global document -- page.evaluate callbacks run in the browser */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium } from '@playwright/test';
@@ -53,14 +53,20 @@ const accountPages = [
   'security/passkeys',
   'close',
 ];
-/** name → loyalty path, for a member (demo.de is royal gold with partner codes). */
-const memberScreens = {
+/** The rewards of the programme, each with the countries that offer it. */
+const rewards = JSON.parse(readFileSync(path.join(root, 'content/loyalty/programme.json'), 'utf8')).rewards;
+/**
+ * name → loyalty path, for a member of `country` (demo.de is royal gold with partner codes). The reward
+ * is one that country offers: another's shows "reward not found" there, rightly (28 Nov: the Italian
+ * and Hungarian screenshots showed only that).
+ */
+const memberScreens = (country) => ({
   'loyalty-status': 'status',
   'loyalty-tier-overview': 'tier-overview',
-  'loyalty-reward': 'reward/velovia-bike-rides',
+  'loyalty-reward': `reward/${(rewards.find((r) => r.slug === 'velovia-bike-rides' && r.legalEntities.includes(country)) ?? rewards.find((r) => r.legalEntities.includes(country))).slug}`,
   'loyalty-history': 'history',
   'loyalty-faq': 'faq',
-};
+});
 
 async function signIn(page, email) {
   await page.goto(`${baseUrl}/`);
@@ -149,7 +155,7 @@ try {
       if (email === 'demo.nl@example.com') {
         await shoot(page, dir, 'loyalty-onboarding', size, '/customer/loyalty-ui/onboarding');
       } else {
-        for (const [name, target] of Object.entries(memberScreens))
+        for (const [name, target] of Object.entries(memberScreens(country)))
           await shoot(page, dir, name, size, `/customer/loyalty-ui/${target}`);
       }
       await shoot(page, dir, 'not-found', size, '/no-such-page');
