@@ -45,6 +45,7 @@ describe('e-mail confirmation page', () => {
     expect(
       await screen.findByText(/This confirmation link is unknown, expired or has already been used/),
     ).toBeVisible();
-    expect(screen.queryByRole('link')).toBeNull();
+    // It says to change the address again in the account: the way there is on the page.
+    expect(screen.getByRole('link', { name: 'Go to my account' })).toHaveAttribute('href', '/?locale=en-DE');
   });
 });

@@ -32,17 +32,18 @@ export function EmailConfirmPage({ token }: { token: string }) {
       <div aria-live="polite">
         {confirmation.isPending && <Spinner />}
         {confirmation.isSuccess && (
-          <>
-            <p className="sub-page__status">{t('email-confirm-done', { email: confirmation.data.email })}</p>
-            <p>
-              {/* A page load: a visitor who is not signed in is signed in on the way. */}
-              <a href={home} className="button button--primary">
-                {t('email-confirm-home')}
-              </a>
-            </p>
-          </>
+          <p className="sub-page__status">{t('email-confirm-done', { email: confirmation.data.email })}</p>
         )}
+        {/* A failed link says to change the address again in the account: the way there with it. */}
         {confirmation.isError && <p>{t('email-confirm-failed')}</p>}
+        {!confirmation.isPending && (
+          <p>
+            {/* A page load: a visitor who is not signed in is signed in on the way. */}
+            <a href={home} className="button button--primary">
+              {t('email-confirm-home')}
+            </a>
+          </p>
+        )}
       </div>
     </section>
   );
