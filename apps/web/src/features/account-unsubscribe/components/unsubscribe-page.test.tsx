@@ -40,7 +40,7 @@ describe('newsletter unsubscribe page', () => {
     expect(screen.queryByRole('button', { name: 'Unsubscribe' })).toBeNull();
   });
 
-  it('says clearly when the link is unknown or used, and offers no button', async () => {
+  it('says clearly when the link is unknown or used, offers no button, and the way to the account', async () => {
     renderPage(async ({ url }) => {
       throw notFound(url);
     });
@@ -48,6 +48,8 @@ describe('newsletter unsubscribe page', () => {
       await screen.findByText(/This unsubscribe link is unknown or has already been used/),
     ).toBeVisible();
     expect(screen.queryByRole('button')).toBeNull();
+    // Its text says the newsletter settings are in the account.
+    expect(screen.getByRole('link', { name: 'Go to my account' })).toHaveAttribute('href', '/?locale=en-DE');
   });
 
   it('says the link is used when the unsubscribe itself finds it gone', async () => {
