@@ -8,8 +8,8 @@
 // Prints each pass's rate and p99, and each read's rate as a share of the hello-world's next to it.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import autocannon from 'autocannon';
 import pg from 'pg';
+import { autocannonPass } from './autocannon-pass.mjs';
 import { waitFor } from './wait-for-url.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -26,7 +26,8 @@ const { rows } = await db.query('select id from customers order by hashtext(id::
 await db.end();
 if (rows.length < PASS)
   console.error(`only ${rows.length} customers in ${databaseUrl}: customers repeat within a pass`);
-const ids = rows.map((row) => row.id);
+/** The customer of each request of a pass: PASS of them, repeating only when there are fewer. */
+const ids = Array.from({ length: PASS }, (_, i) => rows[i % rows.length].id);
 
 const server = spawn(
   process.execPath,
@@ -41,30 +42,15 @@ process.once('SIGINT', () => (stop(), process.exit(130)));
 
 /** One pass of PASS requests, the i-th for the i-th customer: rate and p99 of the 2xx answers. */
 async function pass(route) {
-  let next = 0;
-  const latencies = [];
-  let failed = 0;
-  let last;
-  const started = performance.now();
-  await new Promise((resolve, reject) => {
-    const instance = autocannon(
-      {
-        url: `http://127.0.0.1:${port}`,
-        connections: CONNECTIONS,
-        amount: PASS,
-        requests: [{ setupRequest: (request) => ({ ...request, path: route(ids[next++ % ids.length]) }) }],
-      },
-      (error) => (error ? reject(error) : resolve()),
-    );
-    instance.on('response', (_client, status, _bytes, ms) => {
-      last = performance.now();
-      if (status === 200) latencies.push(ms);
-      else failed += 1;
-    });
-  });
+  const { latencies, seconds, failed } = await autocannonPass(
+    `http://127.0.0.1:${port}`,
+    ids,
+    (id) => ({ path: route(id) }),
+    CONNECTIONS,
+  );
   latencies.sort((a, b) => a - b);
   return {
-    rate: latencies.length / (((last ?? performance.now()) - started) / 1000),
+    rate: latencies.length / seconds,
     p99: latencies[Math.floor(0.99 * (latencies.length - 1))],
     failed,
   };
