@@ -1,11 +1,9 @@
 import { useEffect } from 'react';
 import { useTranslation } from '@/lib/i18n/use-translation';
 import { useQuery } from '@tanstack/react-query';
-import { normaliseLocale } from '@roadpass/contracts';
+import { AccountHomeLink } from '@/components/account-home-link';
 import { Spinner } from '@/components/spinner';
-import { routes } from '@/config/routes';
 import { useHttp } from '@/lib/http';
-import { useAppStore } from '@/lib/state/app-store';
 import { confirmEmailQuery } from '../api/confirm-email';
 import '@/components/sub-page.css';
 
@@ -15,10 +13,6 @@ export function EmailConfirmPage({ token }: { token: string }) {
   const http = useHttp();
   const confirmation = useQuery(confirmEmailQuery(http, token));
   const title = t('email-confirm-title');
-  // The page speaks the language of the e-mail (its link names the locale); the sign-in on the way
-  // to the account keeps it, whatever the browser's language.
-  const locale = useAppStore((s) => normaliseLocale(`${s.activeLanguage}-${s.homeLocation}`));
-  const home = `${routes.root.build()}?${new URLSearchParams({ locale }).toString()}`;
 
   useEffect(() => {
     document.title = `${title} · ${t('app-name', 'Roadpass')}`;
@@ -34,16 +28,9 @@ export function EmailConfirmPage({ token }: { token: string }) {
         {confirmation.isSuccess && (
           <p className="sub-page__status">{t('email-confirm-done', { email: confirmation.data.email })}</p>
         )}
-        {/* A failed link says to change the address again in the account: the way there with it. */}
         {confirmation.isError && <p>{t('email-confirm-failed')}</p>}
-        {!confirmation.isPending && (
-          <p>
-            {/* A page load: a visitor who is not signed in is signed in on the way. */}
-            <a href={home} className="button button--primary">
-              {t('email-confirm-home')}
-            </a>
-          </p>
-        )}
+        {/* Confirmed, or failed (its text says to change the address again in the account). */}
+        {!confirmation.isPending && <AccountHomeLink />}
       </div>
     </section>
   );

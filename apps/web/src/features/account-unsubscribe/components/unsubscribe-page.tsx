@@ -1,11 +1,9 @@
 import { useEffect, useRef } from 'react';
 import { useTranslation } from '@/lib/i18n/use-translation';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { normaliseLocale } from '@roadpass/contracts';
+import { AccountHomeLink } from '@/components/account-home-link';
 import { Spinner } from '@/components/spinner';
-import { routes } from '@/config/routes';
 import { isHttpError, useHttp } from '@/lib/http';
-import { useAppStore } from '@/lib/state/app-store';
 import { unsubscribeLookupQuery } from '../api/get-unsubscribe-lookup';
 import { unsubscribe } from '../api/unsubscribe';
 import '@/components/sub-page.css';
@@ -20,7 +18,6 @@ export function UnsubscribePage({ token }: { token: string }) {
   const lookup = useQuery(unsubscribeLookupQuery(http, token));
   const mutation = useMutation({ mutationFn: () => unsubscribe(http, token) });
   const title = t('unsubscribe-title');
-  const locale = useAppStore((state) => normaliseLocale(`${state.activeLanguage}-${state.homeLocation}`));
   // The button goes once the answer is in: its message takes the focus, which would fall to the page.
   const answer = useRef<HTMLParagraphElement>(null);
   const answered = mutation.isSuccess || (mutation.isError && isDeadLink(mutation.error));
@@ -47,18 +44,8 @@ export function UnsubscribePage({ token }: { token: string }) {
         <p ref={answer} tabIndex={-1}>
           {t(dead ? 'unsubscribe-unknown' : 'account-load-error')}
         </p>
-        {/* The text says the settings are in the account: the way there (a page load, which signs a
-            visitor in on the way). */}
-        {dead && (
-          <p>
-            <a
-              href={`${routes.root.build()}?${new URLSearchParams({ locale })}`}
-              className="button button--primary"
-            >
-              {t('unsubscribe-account')}
-            </a>
-          </p>
-        )}
+        {/* The text says the newsletter settings are in the account. */}
+        {dead && <AccountHomeLink />}
       </>
     );
   } else {
