@@ -55,6 +55,11 @@ const accountPages = [
 ];
 /** The rewards of the programme, each with the countries that offer it. */
 const rewards = JSON.parse(readFileSync(path.join(root, 'content/loyalty/programme.json'), 'utf8')).rewards;
+/** The partner reward with a code (Bike rides) where the country offers it, else its first reward. */
+const rewardShownIn = (country) => {
+  const offered = rewards.filter((r) => r.legalEntities.includes(country));
+  return (offered.find((r) => r.slug === 'velovia-bike-rides') ?? offered[0]).slug;
+};
 /**
  * name → loyalty path, for a member of `country` (demo.de is royal gold with partner codes). The reward
  * is one that country offers: another's shows "reward not found" there, rightly (28 Nov: the Italian
@@ -63,7 +68,7 @@ const rewards = JSON.parse(readFileSync(path.join(root, 'content/loyalty/program
 const memberScreens = (country) => ({
   'loyalty-status': 'status',
   'loyalty-tier-overview': 'tier-overview',
-  'loyalty-reward': `reward/${(rewards.find((r) => r.slug === 'velovia-bike-rides' && r.legalEntities.includes(country)) ?? rewards.find((r) => r.legalEntities.includes(country))).slug}`,
+  'loyalty-reward': `reward/${rewardShownIn(country)}`,
   'loyalty-history': 'history',
   'loyalty-faq': 'faq',
 });
