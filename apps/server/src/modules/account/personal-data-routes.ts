@@ -70,7 +70,8 @@ export const personalDataRoutes: FastifyPluginAsync<{
         response: { 200: PersonalDataResponse, ...errors },
       },
     },
-    async (request) => personalData.read(await signedInCustomer(customers, request)),
+    async (request) =>
+      personalData.readOwn(request.customer!.customerId, signedInCustomer(customers, request)),
   );
 
   api.put(

@@ -3,6 +3,8 @@ import { LOYALTY_CORE_CONSENT } from '@roadpass/contracts';
 import { changeNotices } from '../../db/change-notices.js';
 import type { Db } from '../../db/database.js';
 import { isCustomerId } from '../../lib/customer-id.js';
+import { batchPerTurn } from '../../lib/batch-per-turn.js';
+import { batchArray } from '../../db/batch-array.js';
 
 /** A customer's saved answer to one consent. */
 export interface ConsentRecord {
@@ -44,6 +46,13 @@ export async function isLoyaltyMember(db: Db, customerId: string): Promise<boole
   return (await loyaltyMemberships(db, [customerId])).get(customerId.toLowerCase()) === true;
 }
 
+const toRecord = (row: { slug: string; legal_entity_id: number; granted: boolean; updated_at: Date }) => ({
+  slug: row.slug,
+  legalEntityId: row.legal_entity_id,
+  granted: row.granted,
+  updatedAt: new Date(row.updated_at),
+});
+
 /** Every consent record of a customer (consents without a record count as not granted). */
 export async function consentRecords(db: Db, customerId: string): Promise<ConsentRecord[]> {
   const rows = await db
@@ -51,12 +60,26 @@ export async function consentRecords(db: Db, customerId: string): Promise<Consen
     .select(['slug', 'legal_entity_id', 'granted', 'updated_at'])
     .where('customer_id', '=', customerId)
     .execute();
-  return rows.map((row) => ({
-    slug: row.slug,
-    legalEntityId: row.legal_entity_id,
-    granted: row.granted,
-    updatedAt: new Date(row.updated_at),
-  }));
+  return rows.map(toRecord);
+}
+
+/**
+ * consentRecords for the consents calls: the records of every customer asked for in one turn of the
+ * event loop, in one statement (decision 0053). Not for a transaction (use consentRecords there).
+ */
+export function consentRecordsReader(db: Db): (customerId: string) => Promise<ConsentRecord[]> {
+  const read = batchPerTurn<string, ConsentRecord[]>(async (customerIds) => {
+    const rows = await db
+      .selectFrom('customer_consents')
+      .select(['customer_id', 'slug', 'legal_entity_id', 'granted', 'updated_at'])
+      .where(sql<boolean>`customer_id = any(${batchArray(customerIds, 'uuid')})`)
+      .execute();
+    const byCustomer = new Map(customerIds.map((id) => [id, [] as ConsentRecord[]]));
+    for (const row of rows) byCustomer.get(row.customer_id)?.push(toRecord(row));
+    // A customer asked for twice in one turn: each caller gets a list of its own.
+    return customerIds.map((id) => [...byCustomer.get(id)!]);
+  });
+  return async (customerId) => (isCustomerId(customerId) ? read(customerId.toLowerCase()) : []);
 }
 
 /** Grants or revokes one consent: one statement, so concurrent calls for the same consent cannot collide. */

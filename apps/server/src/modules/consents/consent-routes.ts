@@ -19,7 +19,7 @@ import {
 import { ApiError } from '../../lib/api-error.js';
 import { type LoyaltyContent, requestedLanguage } from '../content/index.js';
 import { type CustomerRepository, signedInCustomer } from '../customers/index.js';
-import { consentRecords, saveConsent, type ConsentRecord } from './consent-repository.js';
+import { consentRecordsReader, saveConsent, type ConsentRecord } from './consent-repository.js';
 import { routePattern, withTextParams } from '../../lib/route-pattern.js';
 
 const errors = { 400: ApiErrorBody, 401: ApiErrorBody, 403: ApiErrorBody, 404: ApiErrorBody };
@@ -56,6 +56,7 @@ export const consentRoutes: FastifyPluginAsync<{
   content: LoyaltyContent;
 }> = async (app, { customers, content }) => {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  const recordsOf = consentRecordsReader(app.db);
   const definitionsOf = (entity: LegalEntity, language: string | undefined) =>
     content.consentDefinitions(
       entity.legalEntityId,
@@ -119,8 +120,11 @@ export const consentRoutes: FastifyPluginAsync<{
     },
     async (request) => {
       ensureOwnUuid(request, request.params.uuid);
-      const customer = await signedInCustomer(customers, request);
-      const records = new Map((await consentRecords(app.db, customer.id)).map((r) => [r.slug, r]));
+      // The customer and their records in the same turn, each read with other calls' (decision 0053).
+      const [customer, records] = await Promise.all([
+        signedInCustomer(customers, request),
+        recordsOf(request.customer!.customerId).then((list) => new Map(list.map((r) => [r.slug, r]))),
+      ]);
       const definitions = content.consentDefinitions(customer.legal_entity_id, 'en');
       return { data: definitions.map((d) => toCustomerConsent(d.slug, records.get(d.slug))) };
     },

@@ -1,8 +1,11 @@
 import { sql } from 'kysely';
 import { appPaths } from '@roadpass/contracts';
+import { batchArray } from '../../db/batch-array.js';
 import { changeNotices } from '../../db/change-notices.js';
 import type { Db } from '../../db/database.js';
 import { ApiError } from '../../lib/api-error.js';
+import { batchPerTurn } from '../../lib/batch-per-turn.js';
+import { isCustomerId } from '../../lib/customer-id.js';
 import { hashToken, isTokenShaped, newToken } from '../../lib/single-use-token.js';
 import type { Customer, CustomerRepository } from '../customers/index.js';
 import { type MessageSender, linkInLanguage, type MessageTexts } from '../messages/index.js';
@@ -66,6 +69,32 @@ export function createEmailChangeService({
 }: EmailChangeOptions): EmailChangeService {
   const invalidLink = () =>
     new ApiError(404, emailErrorCodes.linkInvalid, 'This confirmation link is unknown, used or expired');
+
+  /**
+   * The pending addresses of the profile reads of one turn of the event loop, in one statement
+   * (decision 0053): every profile read asks for it beside the customer's row. Inside a transaction
+   * each read goes alone, on the transaction's connection.
+   */
+  const pendingOf = db.isTransaction
+    ? async (customerId: string) =>
+        (
+          await db
+            .selectFrom('email_changes')
+            .select('new_email')
+            .where('customer_id', '=', customerId)
+            .where('expires_at', '>', now())
+            .executeTakeFirst()
+        )?.new_email ?? null
+    : batchPerTurn<string, string | null>(async (customerIds) => {
+        const rows = await db
+          .selectFrom('email_changes')
+          .select(['customer_id', 'new_email'])
+          .where(sql<boolean>`customer_id = any(${batchArray(customerIds, 'uuid')})`)
+          .where('expires_at', '>', now())
+          .execute();
+        const byCustomer = new Map(rows.map((row) => [row.customer_id, row.new_email]));
+        return customerIds.map((id) => byCustomer.get(id) ?? null);
+      });
 
   const service: EmailChangeService = {
     async request(customer, newEmail) {
@@ -139,13 +168,7 @@ export function createEmailChangeService({
     },
 
     async pending(customerId) {
-      const row = await db
-        .selectFrom('email_changes')
-        .select('new_email')
-        .where('customer_id', '=', customerId)
-        .where('expires_at', '>', now())
-        .executeTakeFirst();
-      return row?.new_email ?? null;
+      return isCustomerId(customerId) ? pendingOf(customerId.toLowerCase()) : null;
     },
 
     async cancel(customerId) {

@@ -177,6 +177,31 @@ describe('e-mail change', () => {
     expect((await confirm(token)).statusCode).toBe(404);
   });
 
+  it('answers pending addresses asked at once (read together, decision 0053) each with its own', async () => {
+    const dk = await customerByEmail('demo.dk@example.com');
+    const hu = await customerByEmail('demo.hu@example.com');
+    await service.request(dk, 'freja.ny@example.com');
+    const [mine, none, again, upperCase, notAnId] = await Promise.all([
+      service.pending(dk.id),
+      service.pending(hu.id),
+      service.pending(dk.id),
+      service.pending(dk.id.toUpperCase()),
+      service.pending('not-a-uuid'),
+    ]);
+    expect([mine, none, again, upperCase, notAnId]).toEqual([
+      'freja.ny@example.com',
+      null,
+      'freja.ny@example.com',
+      'freja.ny@example.com',
+      null,
+    ]);
+    // Past its link's life the change is no longer pending, read together too.
+    clock = new Date(Date.now() + 25 * 3600 * 1000);
+    expect(await Promise.all([service.pending(dk.id), service.pending(hu.id)])).toEqual([null, null]);
+    clock = new Date();
+    await service.cancel(dk.id);
+  });
+
   it('refuses a confirmation when another customer took the address meanwhile: 409, nothing changes', async () => {
     const it_ = await customerByEmail('demo.it@example.com');
     await service.request(it_, 'giulia.nuova@example.com');
