@@ -8,6 +8,7 @@
 // Usage: BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/roadpass_million npm run bench:explain
 // Prints Markdown (docs/performance.md#a-million-customers-issue-21).
 import pg from 'pg';
+import { expiryForecastSql, historyPageSql, memberReadsSql } from './member-reads-sql.mjs';
 
 const url = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/roadpass_million';
 const db = new pg.Client({ connectionString: url });
@@ -25,22 +26,6 @@ const { rows: session } = await db.query(
 );
 const now = new Date();
 const yearAgo = new Date(now.getTime() - 365 * 86_400_000);
-
-/**
- * The loyalty repository's memberReads statement: the member state, and with it the columns a batch
- * asks for (a history page, the forecast's open lots and tier window), null otherwise.
- */
-const memberReadsSql = ({ page = 'null::text', openLots = 'null::text', tierWindow = 'null::int8' }) =>
-  `select r.n, exists (select 1 from customer_consents cc where cc.customer_id = "c"."id"
-       and cc.slug = $1 and cc.granted) as member,
-       "a"."customer_id", "a"."balance", "a"."tier", "a"."tier_expiration_date", "a"."event_count", "a"."updated_at",
-       (select min(e.expires_at) from loyalty_events e
-         where e.customer_id = c.id and e.remaining_points > 0) as first_lot_expiry,
-       ${page} as page, ${openLots} as open_lots, ${tierWindow} as tier_window_points
-     from unnest((select $2::uuid[])::uuid[], (select $3::int8[])::int8[], (select $4::int8[])::int8[],
-       (select $5::boolean[])::boolean[]) with ordinality as r(customer_id, index, size, forecast, n)
-     join customers c on c.id = r.customer_id
-     left join loyalty_accounts a on a.customer_id = c.id`;
 
 /** [title, sql, params(customer)] — the statements as the server sends them. */
 const queries = [
@@ -74,35 +59,12 @@ const queries = [
   ],
   [
     'History, newest page (20 entries by seq), with the member state (memberReads)',
-    memberReadsSql({
-      page: `case when r.size > 0 and a.customer_id is not null then coalesce((
-         select json_agg(json_build_object('id', e.id::text, 'type', e.type, 'points', e.points,
-           'tier', e.tier_after,
-           'occurredAt', to_char("e"."occurred_at" at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-           'expirationDate', to_char("e"."expires_at" at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-           'description', e.description) order by e.seq desc)
-         from loyalty_events e
-         where e.customer_id = c.id and e.seq > a.event_count - (r.index + 1) * r.size
-           and e.seq <= a.event_count - r.index * r.size), '[]')::text end`,
-    }),
+    historyPageSql,
     (c) => ['loyalty-core-cC6D', [c.id], [0], [20], [false]],
   ],
   [
     "Expiry forecast: the member state, open lots and the tier's qualifying window (memberReads)",
-    memberReadsSql({
-      openLots: `case when r.forecast and a.customer_id is not null then (
-         select json_agg(json_build_array(d.remaining, d.first_ms) order by d.first_ms)
-         from (
-           select sum(e.remaining_points) as remaining,
-             (extract(epoch from min(e.expires_at)) * 1000)::int8 as first_ms
-           from loyalty_events e where e.customer_id = c.id and e.remaining_points > 0
-           group by (e.expires_at at time zone 'UTC')::date
-         ) d)::text end`,
-      tierWindow: `case when r.forecast and a.tier_expiration_date is not null then (
-         select coalesce(sum(e.points), 0) from loyalty_events e
-         where e.customer_id = c.id and e.type <> 'expiry' and e.occurred_at > ((a.tier_expiration_date
-           at time zone 'UTC') - make_interval(months => $6)) at time zone 'UTC') end`,
-    }),
+    expiryForecastSql,
     (c) => ['loyalty-core-cC6D', [c.id], [0], [0], [true], 12],
   ],
   [

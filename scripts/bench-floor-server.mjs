@@ -3,10 +3,14 @@
 // its own like the server it is a floor for. `/hello` answers at once; `/one/:id` sends one prepared
 // statement per request; `/batched/:id` sends one statement for all the ids asked in a turn of the
 // event loop, as the app's customer read does (decision 0053). Nothing else: no token, no session, no
-// hooks. Usage: node scripts/bench-floor-server.mjs PORT DATABASE_URL POOL_SIZE
+// hooks. `/history/:id` and `/forecast/:id` send the server's own loyalty statement (memberReads, as
+// the history page and the expiry forecast ask it) for the requests of a turn and answer its JSON text
+// or row as it comes: what those calls could reach with nothing of the server's own work around them.
+// Usage: node scripts/bench-floor-server.mjs PORT DATABASE_URL POOL_SIZE
 import DataLoader from 'dataloader';
 import Fastify from 'fastify';
 import pg from 'pg';
+import { expiryForecastSql, historyPageSql } from './member-reads-sql.mjs';
 
 const [port, databaseUrl, poolSize] = process.argv.slice(2);
 const pool = new pg.Pool({ connectionString: databaseUrl, max: Number(poolSize) });
@@ -34,6 +38,35 @@ const customers = new DataLoader(
   { cache: false, batchScheduleFn: (run) => setImmediate(run) },
 );
 app.get('/batched/:id', async (request) => customers.load(request.params.id));
+
+const CORE_CONSENT = 'loyalty-core-cC6D';
+/** The loyalty statement for the ids of one turn; `row(r)` is a customer's answer. */
+const memberReads = (name, text, page, forecast, row) =>
+  new DataLoader(
+    async (ids) => {
+      const { rows } = await pool.query({
+        name,
+        text,
+        values: [
+          CORE_CONSENT,
+          ids,
+          ids.map(() => 0),
+          ids.map(() => page),
+          ids.map(() => forecast),
+          ...(forecast ? [12] : []),
+        ],
+      });
+      const byIndex = new Map(rows.map((r) => [Number(r.n), r]));
+      return ids.map((_, i) => row(byIndex.get(i + 1)));
+    },
+    { cache: false, maxBatchSize: 100, batchScheduleFn: (run) => setImmediate(run) },
+  );
+const historyPages = memberReads('history', historyPageSql, 20, false, (r) => r?.page ?? '[]');
+const forecasts = memberReads('forecast', expiryForecastSql, 0, true, (r) => r ?? {});
+app.get('/history/:id', async (request, reply) =>
+  reply.type('application/json').send(await historyPages.load(request.params.id)),
+);
+app.get('/forecast/:id', async (request) => forecasts.load(request.params.id));
 await app.listen({ port: Number(port), host: '127.0.0.1' });
 process.on(
   'SIGTERM',

@@ -4,7 +4,9 @@
 // (bench-floor-server.mjs) answers customers' rows by id from BENCH_DATABASE_URL (default the
 // million of `npm run bench:generate`): one statement per request, and one per turn of the event
 // loop for all requests of the turn. Each pass is 10 000 requests (BENCH_PASS_REQUESTS) over as many
-// different customers, 16 connections, as bench:million; BENCH_ROUNDS (3) rounds, the three alternating.
+// different customers, 16 connections, as bench:million; BENCH_ROUNDS (3) rounds, the routes alternating.
+// Two more routes send the server's own loyalty statement for a history page and an expiry forecast
+// (the reads of a turn together, as the server does), with nothing around it.
 // Prints each pass's rate and p99, and each read's rate as a share of the hello-world's next to it.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
@@ -60,25 +62,26 @@ const routes = {
   'bare Fastify hello-world': () => '/hello',
   'one read per request': (id) => `/one/${id}`,
   'reads of a turn together': (id) => `/batched/${id}`,
+  "history page: the server's statement, a turn's together": (id) => `/history/${id}`,
+  "expiry forecast: the server's statement, a turn's together": (id) => `/forecast/${id}`,
 };
 try {
   await waitFor(`http://127.0.0.1:${port}/hello`, 30_000);
   // Warm-up: the JIT and every pool connection, never measured.
   for (const route of Object.values(routes)) await pass(route);
-  console.log(`| round | ${Object.keys(routes).join(' | ')} | one read / hello | together / hello |`);
+  const readTitles = Object.keys(routes).slice(1);
   console.log(
-    `| ---: | ${Object.keys(routes)
-      .map(() => '---:')
-      .join(' | ')} | ---: | ---: |`,
+    `| round | ${Object.keys(routes).join(' | ')} | ${readTitles.map((t) => `${t} / hello`).join(' | ')} |`,
   );
+  console.log(`| ---: | ${[...Object.keys(routes), ...readTitles].map(() => '---:').join(' | ')} |`);
   for (let round = 1; round <= ROUNDS; round++) {
     const results = [];
     for (const route of Object.values(routes)) results.push(await pass(route));
     if (results.some((r) => r.failed)) throw new Error(`failed requests: ${results.map((r) => r.failed)}`);
-    const [hello, one, together] = results;
+    const [hello, ...reads] = results;
     const share = (r) => `${((100 * r.rate) / hello.rate).toFixed(1)} %`;
     console.log(
-      `| ${round} | ${results.map((r) => `${r.rate.toFixed(0)}/s, p99 ${r.p99.toFixed(1)} ms`).join(' | ')} | ${share(one)} | ${share(together)} |`,
+      `| ${round} | ${results.map((r) => `${r.rate.toFixed(0)}/s, p99 ${r.p99.toFixed(1)} ms`).join(' | ')} | ${reads.map(share).join(' | ')} |`,
     );
   }
 } finally {
