@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { KyselyPlugin } from 'kysely';
+import { sql, type KyselyPlugin } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LoyaltyEventInput } from '@roadpass/contracts';
+import { LoyaltyHistoryEntry, type LoyaltyEventInput } from '@roadpass/contracts';
 import type { Db } from '../../db/database.js';
 import { seedReferenceData } from '../../db/seed.js';
+import { InvalidatingCache } from '../../lib/invalidating-cache.js';
 import { createMigratedTestDatabase, type TestDatabase } from '../../testing/test-database.js';
 import { createTestCustomer } from '../../testing/loyalty-members.js';
 import { testConfig } from '../../testing/test-app.js';
@@ -111,6 +112,50 @@ describe("members' reads asked together", () => {
     expect(together[6]).toMatch(/member/i);
     // Each member's state and page are read together: one statement for all of them.
     expect(statements()).toBe(1);
+  });
+
+  it('write each history entry as the ledger holds it, with the read cache and without', async () => {
+    const id = (await createTestCustomer(database.db)).id;
+    await createLoyaltyService({ db: database.db, content }).applyEvents([
+      rental(id, 'format-1', 7),
+      rental(id, 'format-2', 9),
+    ]);
+    // A time with microseconds (cut to milliseconds, never rounded up, as toISOString does) and a
+    // description JSON must escape.
+    const awkward = 'Rental "Ünïcødé" \\ back\nslash\t€ 😀';
+    await database.db
+      .updateTable('loyalty_events')
+      .set({ occurred_at: sql<Date>`'2026-03-01T10:00:00.999999Z'::timestamptz`, description: awkward })
+      .where('customer_id', '=', id)
+      .where('seq', '=', 2)
+      .execute();
+    const rows = await database.db
+      .selectFrom('loyalty_events')
+      .select(['id', 'type', 'points', 'tier_after', 'occurred_at', 'expires_at', 'description'])
+      .where('customer_id', '=', id)
+      .orderBy('seq', 'desc')
+      .execute();
+    const expected = rows.map((row) => ({
+      id: String(row.id),
+      type: row.type,
+      points: row.points,
+      tier: row.tier_after,
+      occurredAt: new Date(row.occurred_at).toISOString(),
+      expirationDate: row.expires_at === null ? null : new Date(row.expires_at).toISOString(),
+      description: row.description,
+    }));
+    expect(expected[0]).toMatchObject({ occurredAt: '2026-03-01T10:00:00.999Z', description: awkward });
+    const cached = createLoyaltyService({
+      db: database.db,
+      content,
+      cache: new InvalidatingCache<unknown>({ maxKeys: 10 }),
+    });
+    for (const service of [createLoyaltyService({ db: database.db, content }), cached]) {
+      const page = await service.history(id, 0, 20);
+      expect(page.content).toEqual(expected);
+      // Keys in the contract's order.
+      expect(Object.keys(page.content[0]!)).toEqual(Object.keys(LoyaltyHistoryEntry.properties));
+    }
   });
 
   it('answer each member with their own expiry forecast', async () => {
