@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { KyselyPlugin } from 'kysely';
 import { LOYALTY_CORE_CONSENT } from '@roadpass/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../../db/database.js';
 import { seedReferenceData } from '../../db/seed.js';
 import { createTestCustomer } from '../../testing/loyalty-members.js';
+import { countingReads } from '../../testing/counting-reads.js';
 import { createMigratedTestDatabase, type TestDatabase } from '../../testing/test-database.js';
 import type { Customer } from '../customers/index.js';
 import { consentRecords, consentRecordsReader, saveConsent } from './consent-repository.js';
@@ -28,18 +27,6 @@ beforeAll(async () => {
   });
 });
 afterAll(() => database?.drop());
-
-function countingReads(db: Db): { db: Db; reads: () => number } {
-  let reads = 0;
-  const plugin: KyselyPlugin = {
-    transformQuery: ({ node }) => {
-      if (node.kind === 'SelectQueryNode') reads += 1;
-      return node;
-    },
-    transformResult: async ({ result }) => result,
-  };
-  return { db: db.withPlugin(plugin), reads: () => reads };
-}
 
 describe('consent records read together', () => {
   it("answers each caller with their own customer's records, in one statement", async () => {

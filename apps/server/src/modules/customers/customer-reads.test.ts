@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { KyselyPlugin } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../../db/database.js';
 import { seedReferenceData } from '../../db/seed.js';
 import { createTestCustomer } from '../../testing/loyalty-members.js';
+import { countingReads } from '../../testing/counting-reads.js';
 import { createMigratedTestDatabase, type TestDatabase } from '../../testing/test-database.js';
 import { createCustomerRepository, type Customer } from './customer-repository.js';
 
@@ -19,19 +19,6 @@ beforeAll(async () => {
   for (let i = 0; i < 5; i++) customers.push(await createTestCustomer(database.db, { member: false }));
 });
 afterAll(() => database?.drop());
-
-/** The database with a count of the statements that read customers. */
-function countingReads(db: Db): { db: Db; reads: () => number } {
-  let reads = 0;
-  const plugin: KyselyPlugin = {
-    transformQuery: ({ node }) => {
-      if (node.kind === 'SelectQueryNode') reads += 1;
-      return node;
-    },
-    transformResult: async ({ result }) => result,
-  };
-  return { db: db.withPlugin(plugin), reads: () => reads };
-}
 
 describe('reading customers by id', () => {
   it('answers each caller with their own customer, reads asked together in one statement', async () => {
