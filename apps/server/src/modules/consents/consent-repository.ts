@@ -46,26 +46,10 @@ export async function isLoyaltyMember(db: Db, customerId: string): Promise<boole
   return (await loyaltyMemberships(db, [customerId])).get(customerId.toLowerCase()) === true;
 }
 
-const toRecord = (row: { slug: string; legal_entity_id: number; granted: boolean; updated_at: Date }) => ({
-  slug: row.slug,
-  legalEntityId: row.legal_entity_id,
-  granted: row.granted,
-  updatedAt: new Date(row.updated_at),
-});
-
-/** Every consent record of a customer (consents without a record count as not granted). */
-export async function consentRecords(db: Db, customerId: string): Promise<ConsentRecord[]> {
-  const rows = await db
-    .selectFrom('customer_consents')
-    .select(['slug', 'legal_entity_id', 'granted', 'updated_at'])
-    .where('customer_id', '=', customerId)
-    .execute();
-  return rows.map(toRecord);
-}
-
 /**
- * consentRecords for the consents calls: the records of every customer asked for in one turn of the
- * event loop, in one statement (decision 0053). Not for a transaction (use consentRecords there).
+ * Every consent record of a customer (consents without a record count as not granted), for the
+ * consents calls: the records of every customer asked for in one turn of the event loop, in one
+ * statement (decision 0053). Built on the database, not a transaction.
  */
 export function consentRecordsReader(db: Db): (customerId: string) => Promise<ConsentRecord[]> {
   const read = batchPerTurn<string, ConsentRecord[]>(async (customerIds) => {
@@ -75,7 +59,13 @@ export function consentRecordsReader(db: Db): (customerId: string) => Promise<Co
       .where(sql<boolean>`customer_id = any(${batchArray(customerIds, 'uuid')})`)
       .execute();
     const byCustomer = new Map(customerIds.map((id) => [id, [] as ConsentRecord[]]));
-    for (const row of rows) byCustomer.get(row.customer_id)?.push(toRecord(row));
+    for (const row of rows)
+      byCustomer.get(row.customer_id)?.push({
+        slug: row.slug,
+        legalEntityId: row.legal_entity_id,
+        granted: row.granted,
+        updatedAt: new Date(row.updated_at),
+      });
     // A customer asked for twice in one turn: each caller gets a list of its own.
     return customerIds.map((id) => [...byCustomer.get(id)!]);
   });

@@ -72,29 +72,19 @@ export function createEmailChangeService({
 
   /**
    * The pending addresses of the profile reads of one turn of the event loop, in one statement
-   * (decision 0053): every profile read asks for it beside the customer's row. Inside a transaction
-   * each read goes alone, on the transaction's connection.
+   * (decision 0053): every profile read asks for it beside the customer's row. The service is built
+   * on the database (app.ts), never on a transaction.
    */
-  const pendingOf = db.isTransaction
-    ? async (customerId: string) =>
-        (
-          await db
-            .selectFrom('email_changes')
-            .select('new_email')
-            .where('customer_id', '=', customerId)
-            .where('expires_at', '>', now())
-            .executeTakeFirst()
-        )?.new_email ?? null
-    : batchPerTurn<string, string | null>(async (customerIds) => {
-        const rows = await db
-          .selectFrom('email_changes')
-          .select(['customer_id', 'new_email'])
-          .where(sql<boolean>`customer_id = any(${batchArray(customerIds, 'uuid')})`)
-          .where('expires_at', '>', now())
-          .execute();
-        const byCustomer = new Map(rows.map((row) => [row.customer_id, row.new_email]));
-        return customerIds.map((id) => byCustomer.get(id) ?? null);
-      });
+  const pendingOf = batchPerTurn<string, string | null>(async (customerIds) => {
+    const rows = await db
+      .selectFrom('email_changes')
+      .select(['customer_id', 'new_email'])
+      .where(sql<boolean>`customer_id = any(${batchArray(customerIds, 'uuid')})`)
+      .where('expires_at', '>', now())
+      .execute();
+    const byCustomer = new Map(rows.map((row) => [row.customer_id, row.new_email]));
+    return customerIds.map((id) => byCustomer.get(id) ?? null);
+  });
 
   const service: EmailChangeService = {
     async request(customer, newEmail) {
