@@ -5,10 +5,11 @@
 // The statements are the server's own, as PostgreSQL logged them (log_statement = all) while one
 // customer signed in, read every page, wrote the profile, a consent and a partner code, refreshed,
 // and the rental system sent an event batch. Writes run inside a transaction that is rolled back.
+// Needs `npm run build` (the loyalty statements are taken from the built server, member-reads-sql.mjs).
 // Usage: BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/roadpass_million npm run bench:explain
 // Prints Markdown (docs/performance.md#a-million-customers-issue-21).
 import pg from 'pg';
-import { expiryForecastSql, historyPageSql, memberReadsSql } from './member-reads-sql.mjs';
+import { expiryForecastStatement, historyPageStatement, tierDetailsStatement } from './member-reads-sql.mjs';
 
 const url = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/roadpass_million';
 const db = new pg.Client({ connectionString: url });
@@ -49,8 +50,8 @@ const queries = [
   ],
   [
     'Tier details (loyalty page): membership, account and first expiring lot (memberReads)',
-    memberReadsSql({}),
-    (c) => ['loyalty-core-cC6D', [c.id], [0], [0], [false]],
+    tierDetailsStatement.text,
+    (c) => tierDetailsStatement.values([c.id]),
   ],
   [
     'Before a ledger write: the account and whether anything is due',
@@ -59,13 +60,13 @@ const queries = [
   ],
   [
     'History, newest page (20 entries by seq), with the member state (memberReads)',
-    historyPageSql,
-    (c) => ['loyalty-core-cC6D', [c.id], [0], [20], [false]],
+    historyPageStatement.text,
+    (c) => historyPageStatement.values([c.id]),
   ],
   [
     "Expiry forecast: the member state, open lots and the tier's qualifying window (memberReads)",
-    expiryForecastSql,
-    (c) => ['loyalty-core-cC6D', [c.id], [0], [0], [true], 12],
+    expiryForecastStatement.text,
+    (c) => expiryForecastStatement.values([c.id]),
   ],
   [
     'Spending and expiry: the open lots, oldest first',

@@ -6,11 +6,11 @@
 // hooks. `/history/:id` and `/forecast/:id` send the server's own loyalty statement (memberReads, as
 // the history page and the expiry forecast ask it) for the requests of a turn and answer its JSON text
 // or row as it comes: what those calls could reach with nothing of the server's own work around them.
-// Usage: node scripts/bench-floor-server.mjs PORT DATABASE_URL POOL_SIZE
+// (taken from the built server: `npm run build` first). Usage: node scripts/bench-floor-server.mjs PORT DATABASE_URL POOL_SIZE
 import DataLoader from 'dataloader';
 import Fastify from 'fastify';
 import pg from 'pg';
-import { expiryForecastSql, historyPageSql } from './member-reads-sql.mjs';
+import { expiryForecastStatement, historyPageStatement } from './member-reads-sql.mjs';
 
 const [port, databaseUrl, poolSize] = process.argv.slice(2);
 const pool = new pg.Pool({ connectionString: databaseUrl, max: Number(poolSize) });
@@ -39,30 +39,18 @@ const customers = new DataLoader(
 );
 app.get('/batched/:id', async (request) => customers.load(request.params.id));
 
-const CORE_CONSENT = 'loyalty-core-cC6D';
-/** The loyalty statement for the ids of one turn; `row(r)` is a customer's answer. */
-const memberReads = (name, text, page, forecast, row) =>
+/** The server's loyalty statement for the ids of one turn; `row(r)` is a customer's answer. */
+const memberReads = (name, statement, row) =>
   new DataLoader(
     async (ids) => {
-      const { rows } = await pool.query({
-        name,
-        text,
-        values: [
-          CORE_CONSENT,
-          ids,
-          ids.map(() => 0),
-          ids.map(() => page),
-          ids.map(() => forecast),
-          ...(forecast ? [12] : []),
-        ],
-      });
+      const { rows } = await pool.query({ name, text: statement.text, values: statement.values(ids) });
       const byIndex = new Map(rows.map((r) => [Number(r.n), r]));
       return ids.map((_, i) => row(byIndex.get(i + 1)));
     },
     { cache: false, maxBatchSize: 100, batchScheduleFn: (run) => setImmediate(run) },
   );
-const historyPages = memberReads('history', historyPageSql, 20, false, (r) => r?.page ?? '[]');
-const forecasts = memberReads('forecast', expiryForecastSql, 0, true, (r) => r ?? {});
+const historyPages = memberReads('history', historyPageStatement, (r) => r?.page ?? '[]');
+const forecasts = memberReads('forecast', expiryForecastStatement, (r) => r ?? {});
 app.get('/history/:id', async (request, reply) =>
   reply.type('application/json').send(await historyPages.load(request.params.id)),
 );
