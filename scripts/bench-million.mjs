@@ -253,6 +253,16 @@ async function compare(title, run, { unlike = false } = {}) {
   results.push(row);
 }
 
+/**
+ * A read measured as compare() does, next to the bare Fastify: a bare pass straight before and after
+ * it, the higher of the two kept as its reference (printShares).
+ */
+async function compareRead(title, run, options) {
+  const before = await bareRate();
+  await compare(title, run, options);
+  adjacentBare.set(title, Math.max(before, await bareRate()));
+}
+
 const milliseconds = (v) => (Number.isNaN(v) ? '—' : v < 1 ? '< 1 ms' : `${v.toFixed(v < 10 ? 1 : 0)} ms`);
 const describe = (r) =>
   `${r.rate.toFixed(0)}/s, ${milliseconds(r.p50)} / ${milliseconds(r.p99)}${r.failed ? `, ${r.failed} failed` : ''}`;
@@ -404,27 +414,20 @@ try {
     // Each token's first call on a restarted instance checks its RS256 signature (about 60 µs of CPU
     // here); later calls find it among the verified tokens. At a million that is 10 000 checks, at
     // eight 16: a row of its own, not alike, so that the reads below compare the databases' work.
-    {
-      const title = 'login status, first call of each token on the instance (RS256 check)';
-      const before = await bareRate();
-      await compare(title, (target) => blast(base(target), target.list, get(reads[0][1])), { unlike: true });
-      adjacentBare.set(title, Math.max(before, await bareRate()));
-    }
-    for (const [title, p] of reads) {
-      const before = await bareRate();
-      await compare(title, (target) => blast(base(target), target.list, get(p)));
-      adjacentBare.set(title, Math.max(before, await bareRate()));
-    }
+    await compareRead(
+      'login status, first call of each token on the instance (RS256 check)',
+      (target) => blast(base(target), target.list, get(reads[0][1])),
+      { unlike: true },
+    );
+    for (const [title, p] of reads)
+      await compareRead(title, (target) => blast(base(target), target.list, get(p)));
     // A customer's first loyalty read applies what fell due since the nightly run (a write; about one
     // customer in fifteen at a million, none at eight after the first eight reads): again, with
     // nothing due any more, the two databases read alike.
-    for (const [title, p] of reads.slice(1, 3)) {
-      const before = await bareRate();
-      await compare(`${title}, again (nothing due any more)`, (target) =>
+    for (const [title, p] of reads.slice(1, 3))
+      await compareRead(`${title}, again (nothing due any more)`, (target) =>
         blast(base(target), target.list, get(p)),
       );
-      adjacentBare.set(`${title}, again (nothing due any more)`, Math.max(before, await bareRate()));
-    }
     // The bare Fastify once more: its rate moves with the machine, and the shares below are of the
     // highest of its passes (the strictest reference).
     await compare('bare Fastify hello-world, again after the reads', (target) =>
@@ -434,19 +437,13 @@ try {
     // The first 500 customers again and again: what the per-instance read cache answers, once it holds
     // them all (a first pass, not measured, fills it: at a million its 500 first reads would otherwise
     // be the pass's slowest 5 %, against 8 at eight).
-    for (const [title, p] of reads.slice(0, 2)) {
-      const before = await bareRate();
-      await compare(`${title}, cached (first 500 customers again and again)`, async (target) => {
+    for (const [title, p] of reads.slice(0, 2))
+      await compareRead(`${title}, cached (first 500 customers again and again)`, async (target) => {
         const hot = target.customers.slice(0, 500);
         await blast(base(target), hot, get(p));
         const hotList = Array.from({ length: PASS_REQUESTS }, (_, i) => hot[i % hot.length]);
         return blast(base(target), hotList, get(p));
       });
-      adjacentBare.set(
-        `${title}, cached (first 500 customers again and again)`,
-        Math.max(before, await bareRate()),
-      );
-    }
     // The anti-forgery token and the profile the PUT sends back (not measured).
     for (const target of targets) {
       await pass(target.customers, async (c) => {
