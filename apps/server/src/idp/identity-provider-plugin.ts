@@ -168,6 +168,62 @@ export default fp<IdentityProviderOptions>(
     );
     allowAppOriginRedirects(provider, config.oidcClientId, config.publicUrl);
 
+    // A session's device: recorded when its first tokens are issued, active again at each renewal.
+    // `ip` is Fastify's (trustProxy applies), set on the raw request by middie.
+    // The session runs out with its grant (renewed only by an interactive sign-in; refresh tokens never
+    // outlive it), so the entry expires then too, not later at each renewal: the list shows only
+    // sessions that can still be used, and run-out ones become ended (endExpiredSessions).
+    const sessionExpiry = (grantExp: unknown) =>
+      new Date(typeof grantExp === 'number' ? grantExp * 1000 : Date.now() + config.sessionTtlSeconds * 1000);
+    // The token response waits for the entry: a sessions list read right after a sign-in shows the
+    // session (the event cannot be awaited, so the middleware below awaits the write it started). Like
+    // every provider.use, it must come before provider.callback(), which composes the middleware it has
+    // then: registered after it (as until 29 Nov), it never ran, and a list read at once could miss the
+    // session (sessions.test.ts failed so, twice, in whole suites on PostgreSQL).
+    // A sign-in whose entry could not be written even on its third try answers 503 instead of its
+    // tokens: a session missing from the customer's list would work unseen, and nothing the customer
+    // can end (docs/product/security.md#sessions). The app's callback offers to sign in again. A
+    // renewal goes on (its entry was written at sign-in; only its last-active time is lost).
+    const deviceWrites = new WeakMap<object, Promise<'written' | 'failed'>>();
+    provider.use(async (ctx, next) => {
+      await next();
+      const write = deviceWrites.get(ctx);
+      if (write && (await write) === 'failed') {
+        ctx.status = 503;
+        ctx.set('retry-after', '1');
+        ctx.set('cache-control', 'no-store');
+        ctx.body = {
+          error: 'temporarily_unavailable',
+          error_description: 'the sign-in could not be recorded; sign in again',
+        };
+      }
+    });
+    provider.on('grant.success', (ctx) => {
+      const code = ctx.oidc.entities.AuthorizationCode;
+      const source = code ?? ctx.oidc.entities.RefreshToken;
+      const sid = source?.sid;
+      const accountId = source?.accountId;
+      if (typeof sid !== 'string' || typeof accountId !== 'string') return;
+      const raw = ctx.req as IncomingMessage & { ip?: string };
+      const write = recordSessionDevice(db, {
+        sid,
+        customerId: accountId,
+        userAgent: ctx.get('user-agent'),
+        address: raw.ip ?? raw.socket.remoteAddress ?? '',
+        expiresAt: sessionExpiry(ctx.oidc.entities.Grant?.exp),
+      }).then(
+        () => 'written' as const,
+        (err: unknown) => {
+          if (!code) {
+            log.warn({ err, sid }, 'could not note a session renewal on its device entry');
+            return 'written' as const;
+          }
+          log.error({ err, sid }, 'could not record the device of a new session: sign-in refused');
+          return 'failed' as const;
+        },
+      );
+      deviceWrites.set(ctx, write);
+    });
     const handle = provider.callback();
     /** Paths under the provider's prefixes that Fastify answers (keycloak-routes.ts). */
     const ours = new Set([
@@ -237,35 +293,6 @@ export default fp<IdentityProviderOptions>(
       ruleText: (lang, violation) => ruleText(translations, lang, violation),
     });
 
-    // A session's device: recorded when its first tokens are issued, active again at each renewal.
-    // `ip` is Fastify's (trustProxy applies), set on the raw request by middie.
-    // The session runs out with its grant (renewed only by an interactive sign-in; refresh tokens never
-    // outlive it), so the entry expires then too, not later at each renewal: the list shows only
-    // sessions that can still be used, and run-out ones become ended (endExpiredSessions).
-    const sessionExpiry = (grantExp: unknown) =>
-      new Date(typeof grantExp === 'number' ? grantExp * 1000 : Date.now() + config.sessionTtlSeconds * 1000);
-    // The token response waits for the entry: a sessions list read right after a sign-in shows the
-    // session (the event cannot be awaited, so the middleware below awaits the write it started).
-    const deviceWrites = new WeakMap<object, Promise<void>>();
-    provider.use(async (ctx, next) => {
-      await next();
-      await deviceWrites.get(ctx);
-    });
-    provider.on('grant.success', (ctx) => {
-      const source = ctx.oidc.entities.AuthorizationCode ?? ctx.oidc.entities.RefreshToken;
-      const sid = source?.sid;
-      const accountId = source?.accountId;
-      if (typeof sid !== 'string' || typeof accountId !== 'string') return;
-      const raw = ctx.req as IncomingMessage & { ip?: string };
-      const write = recordSessionDevice(db, {
-        sid,
-        customerId: accountId,
-        userAgent: ctx.get('user-agent'),
-        address: raw.ip ?? raw.socket.remoteAddress ?? '',
-        expiresAt: sessionExpiry(ctx.oidc.entities.Grant?.exp),
-      }).catch((err: unknown) => log.warn({ err }, 'could not record a session device'));
-      deviceWrites.set(ctx, write);
-    });
     // The provider's own end of a session (its logout confirmation, another account signing in).
     provider.on('session.destroyed', (session) => {
       const sids = Object.values(session.authorizations ?? {}).flatMap((a) =>

@@ -10,27 +10,44 @@ import { describeDevice, shortenAddress, type PlaceFinder } from '../../lib/devi
 /** Last-active times are written at most this often per session (docs/product/security.md#sessions). */
 export const LAST_ACTIVE_THROTTLE_MS = 60_000;
 
+/** Pauses before the second and third try of a device entry's write (see recordSessionDevice). */
+const DEVICE_WRITE_RETRY_MS = [50, 250];
+
 /**
  * Records a session's device when its tokens are first issued (sign-in) and its activity when they
- * are renewed: user agent and address of the first, last active of every later call.
+ * are renewed: user agent and address of the first, last active of every later call. The write is an
+ * upsert, so it is tried again after a failure (a connection lost, a deadlock, a pool shut while an
+ * instance drains): a session without its entry would work yet be missing from the customer's list
+ * of sessions, where they see and end access (docs/product/security.md#sessions). Throws the last
+ * error when no try succeeded; the sign-in then fails instead of issuing such a session's tokens.
  */
 export async function recordSessionDevice(
   db: Db,
   entry: { sid: string; customerId: string; userAgent: string; address: string; expiresAt: Date },
+  retryMs: readonly number[] = DEVICE_WRITE_RETRY_MS,
 ): Promise<void> {
-  await db
-    .insertInto('session_devices')
-    .values({
-      sid: entry.sid,
-      customer_id: entry.customerId,
-      user_agent: entry.userAgent.slice(0, 512),
-      address: entry.address.slice(0, 64),
-      expires_at: entry.expiresAt,
-    })
-    .onConflict((oc) =>
-      oc.column('sid').doUpdateSet({ last_active_at: new Date(), expires_at: entry.expiresAt }),
-    )
-    .execute();
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      await db
+        .insertInto('session_devices')
+        .values({
+          sid: entry.sid,
+          customer_id: entry.customerId,
+          user_agent: entry.userAgent.slice(0, 512),
+          address: entry.address.slice(0, 64),
+          expires_at: entry.expiresAt,
+        })
+        .onConflict((oc) =>
+          oc.column('sid').doUpdateSet({ last_active_at: new Date(), expires_at: entry.expiresAt }),
+        )
+        .execute();
+      return;
+    } catch (error) {
+      const pause = retryMs[attempt];
+      if (pause === undefined) throw error;
+      await new Promise((resolve) => setTimeout(resolve, pause));
+    }
+  }
 }
 
 /** Last-active times noted meanwhile are written together this often (one statement for all). */
