@@ -4,11 +4,21 @@ import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config
 const contracts = fileURLToPath(new URL('../../packages/contracts/src/index.ts', import.meta.url));
 const postgresUrl = process.env.TEST_DATABASE_URL;
 
-// The server suite runs on embedded PGlite always, and once more on a PostgreSQL server when
-// TEST_DATABASE_URL is set (CI sets it), so both storage paths are tested on every landing.
-const project = (name: string, target: string, exclude: string[] = []): TestProjectInlineConfiguration => ({
+// Where each test file runs (decision 0003, update of 29 Nov):
+// - without TEST_DATABASE_URL (a newcomer's machine), every file runs on embedded PGlite;
+// - with it (CI sets it), every file that reads or writes data runs on the PostgreSQL server, and on
+//   PGlite as well run the files whose subject is the embedded database's own behaviour (its worker,
+//   data folder, start, kill -9, shutdown, listeners, big set-based statements, transactions) and the
+//   whole-API checks (conventions, hostile input, route matrix). The SQL is the same on both (one
+//   Kysely dialect); the browser suite runs the whole product on PGlite too.
+const project = (
+  name: string,
+  target: string,
+  include: string[],
+  exclude: string[] = [],
+): TestProjectInlineConfiguration => ({
   extends: true,
-  test: { name, include: ['src/**/*.test.ts'], exclude, env: { TEST_DB_TARGET: target } },
+  test: { name, include, exclude, env: { TEST_DB_TARGET: target } },
 });
 
 /**
@@ -33,6 +43,28 @@ const storageIndependent = [
   'src/config-docs.test.ts',
 ];
 
+/**
+ * Files that also run on PGlite when PostgreSQL is there: what they test is the embedded database's
+ * own path (or the whole API at once), not only the SQL both databases share.
+ */
+const embeddedDatabaseSubjects = [
+  'src/db/**',
+  'src/process-safety.test.ts',
+  'src/shutdown.test.ts',
+  'src/cli/**',
+  'src/idp/kysely-adapter.test.ts',
+  'src/idp/provider-restart.test.ts',
+  'src/plugins/read-caches.test.ts',
+  'src/modules/loyalty/ledger-batch.test.ts',
+  'src/modules/loyalty/expiry-job.test.ts',
+  'src/modules/loyalty/internal-events.test.ts',
+  'src/modules/data-rights/**',
+  'src/modules/sessions/sessions.test.ts',
+  'src/api-conventions.test.ts',
+  'src/hostile-input.test.ts',
+  'src/route-matrix.test.ts',
+];
+
 export default defineConfig({
   resolve: { alias: { '@roadpass/contracts': contracts } },
   test: {
@@ -44,9 +76,18 @@ export default defineConfig({
     // instead of once per file halves the suite's time.
     isolate: false,
     maxWorkers: 2,
-    projects: [
-      project('server (pglite)', 'pglite'),
-      ...(postgresUrl ? [project('server (postgresql)', 'postgres', storageIndependent)] : []),
-    ],
+    projects: postgresUrl
+      ? [
+          project(
+            'server (pglite)',
+            'pglite',
+            // A folder's test files, not every file in it.
+            [...storageIndependent, ...embeddedDatabaseSubjects].map((glob) =>
+              glob.endsWith('/**') ? `${glob}/*.test.ts` : glob,
+            ),
+          ),
+          project('server (postgresql)', 'postgres', ['src/**/*.test.ts'], storageIndependent),
+        ]
+      : [project('server (pglite)', 'pglite', ['src/**/*.test.ts'])],
   },
 });
