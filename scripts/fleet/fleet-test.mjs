@@ -330,6 +330,13 @@ async function run() {
     afterOutage.length === 0 && served > 0,
     `PostgreSQL restart: errors only during the outage (${duringOutage.length} then: ${summary(duringOutage, false)}; the last ended ${lastFailure - outageTo} ms after PostgreSQL was back; ${afterOutage.length} of ${served + afterOutage.length} failed after: ${summary(afterOutage)})`,
   );
+  // What the instances answered meanwhile is an outage's 503 with Retry-After (try again), never a
+  // 500 (a bug): HAProxy's own 502/503/504 aside, no answer of the app says 500.
+  const answeredAsBug = duringOutage.filter((r) => r.status === 500);
+  check(
+    answeredAsBug.length === 0,
+    `PostgreSQL restart: the app answered the outage 503, never 500 (${answeredAsBug.length} × 500: ${summary(answeredAsBug)})`,
+  );
   check(
     fleet.instances.every(
       (instance, i) => instance.process.pid === pids[i] && instance.process.exitCode === null,

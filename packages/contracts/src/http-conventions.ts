@@ -14,6 +14,8 @@ export const apiErrorCodes = {
   headersTooLarge: 'headers_too_large',
   badRequest: 'bad_request',
   internal: 'internal_error',
+  /** The database cannot be reached for a moment (503 with Retry-After): try again. */
+  unavailable: 'service_unavailable',
   faultInjected: 'fault_injected',
 } as const;
 export type ApiErrorCode = (typeof apiErrorCodes)[keyof typeof apiErrorCodes];

@@ -26,6 +26,7 @@ import { registerKeycloakRoutes } from './keycloak-routes.js';
 import { sessionStatusCookie, sessionStatusPathList } from './keycloak-session-status.js';
 import { recordSecurityEvent } from '../modules/security-activity/index.js';
 import { endSessions, recordSessionDevice } from '../modules/sessions/index.js';
+import { isDatabaseUnavailable } from '../db/database-unavailable.js';
 import { createKyselyAdapterFactory } from './kysely-adapter.js';
 import { loginCssVersion } from './login-css.js';
 import { registerLoginRoutes } from './login-routes.js';
@@ -224,6 +225,27 @@ export default fp<IdentityProviderOptions>(
       );
       deviceWrites.set(ctx, write);
     });
+    // The provider answers every failure it did not expect with 500 server_error; one that means the
+    // database cannot be reached for now becomes 503 temporarily_unavailable with Retry-After, as the
+    // API's own calls do (plugins/errors.ts): a client renews its tokens again, an operator's dashboard
+    // tells an outage from a bug.
+    const databaseUnavailable = new WeakSet<object>();
+    provider.on('server_error', (ctx: object, err: unknown) => {
+      if (isDatabaseUnavailable(err)) databaseUnavailable.add(ctx);
+    });
+    provider.use(async (ctx, next) => {
+      await next();
+      if (!databaseUnavailable.has(ctx)) return;
+      ctx.status = 503;
+      ctx.set('retry-after', '2');
+      const body = ctx.body as { error?: unknown } | undefined;
+      if (body && typeof body === 'object' && body.error === 'server_error')
+        ctx.body = {
+          error: 'temporarily_unavailable',
+          error_description: 'the service is unavailable for a moment; try again',
+        };
+    });
+
     const handle = provider.callback();
     /** Paths under the provider's prefixes that Fastify answers (keycloak-routes.ts). */
     const ours = new Set([

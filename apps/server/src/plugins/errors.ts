@@ -2,7 +2,11 @@ import type { Socket } from 'node:net';
 import fp from 'fastify-plugin';
 import type { FastifyError, FastifyReply, FastifySchemaValidationError } from 'fastify';
 import { apiErrorCodes, type ApiErrorBody, type Violation } from '@roadpass/contracts';
+import { isDatabaseUnavailable } from '../db/database-unavailable.js';
 import { ApiError } from '../lib/api-error.js';
+
+/** Retry-After of a 503 while the database cannot be reached (a restart or failover takes seconds). */
+const DATABASE_RETRY_AFTER_SECONDS = 2;
 
 /** Turns ajv errors into violations that name the field and the rule. */
 export function violationsOf(
@@ -167,6 +171,15 @@ export default fp(
         };
       } else if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
         body = { status: error.statusCode, code: codeOfStatus(error.statusCode), message: error.message };
+      } else if (isDatabaseUnavailable(error)) {
+        // An outage, not a bug: logged without the stack, answered so that the caller tries again.
+        request.log.warn({ err: { message: error.message, code: error.code } }, 'database unavailable');
+        reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
+        body = {
+          status: 503,
+          code: apiErrorCodes.unavailable,
+          message: 'The service is unavailable for a moment; try again',
+        };
       } else {
         request.log.error({ err: error }, 'unhandled error');
         body = { status: 500, code: apiErrorCodes.internal, message: 'Something went wrong on our side' };
