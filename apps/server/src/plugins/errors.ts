@@ -172,8 +172,12 @@ export default fp(
       } else if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
         body = { status: error.statusCode, code: codeOfStatus(error.statusCode), message: error.message };
       } else if (isDatabaseUnavailable(error)) {
-        // An outage, not a bug: logged without the stack, answered so that the caller tries again.
-        request.log.warn({ err: { message: error.message, code: error.code } }, 'database unavailable');
+        // An outage, not a bug: logged without the stack, answered so that the caller tries again. (A
+        // lost or refused connection to anything else the call needed is answered the same way.)
+        request.log.warn(
+          { err: { message: error.message, code: error.code } },
+          'unavailable: a connection the call needs was refused or lost',
+        );
         reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
         body = {
           status: 503,
