@@ -1,3 +1,6 @@
+/** Retry-After of a 503 for such a failure: a restart or failover takes seconds. */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 2;
+
 /**
  * Whether an error means the database cannot be reached for now (it restarts, fails over, refuses
  * connections, or a pooler in front of it lost its server), rather than that a statement is wrong.
@@ -28,12 +31,14 @@ const SOCKET_CODES = new Set([
   'EAI_AGAIN',
 ]);
 
-/** What node-postgres and its pool throw, without a code, when a connection is lost or not made. */
+/**
+ * What node-postgres and its pool throw, without a code, when a connection is lost or not made
+ * ("Connection terminated unexpectedly", "… due to connection timeout").
+ */
 const LOST_CONNECTION_MESSAGES = [
   'Connection terminated',
   'timeout exceeded when trying to connect',
   'Client has encountered a connection error and is not queryable',
-  'Connection terminated unexpectedly',
   // The embedded database's worker thread ended (pglite-client.ts).
   "the embedded database's worker thread exited",
 ];

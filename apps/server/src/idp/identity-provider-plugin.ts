@@ -26,7 +26,7 @@ import { registerKeycloakRoutes } from './keycloak-routes.js';
 import { sessionStatusCookie, sessionStatusPathList } from './keycloak-session-status.js';
 import { recordSecurityEvent } from '../modules/security-activity/index.js';
 import { endSessions, recordSessionDevice } from '../modules/sessions/index.js';
-import { isDatabaseUnavailable } from '../db/database-unavailable.js';
+import { isDatabaseUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../db/database-unavailable.js';
 import { createKyselyAdapterFactory } from './kysely-adapter.js';
 import { loginCssVersion } from './login-css.js';
 import { registerLoginRoutes } from './login-routes.js';
@@ -186,19 +186,6 @@ export default fp<IdentityProviderOptions>(
     // can end (docs/product/security.md#sessions). The app's callback offers to sign in again. A
     // renewal goes on (its entry was written at sign-in; only its last-active time is lost).
     const deviceWrites = new WeakMap<object, Promise<'written' | 'failed'>>();
-    provider.use(async (ctx, next) => {
-      await next();
-      const write = deviceWrites.get(ctx);
-      if (write && (await write) === 'failed') {
-        ctx.status = 503;
-        ctx.set('retry-after', '1');
-        ctx.set('cache-control', 'no-store');
-        ctx.body = {
-          error: 'temporarily_unavailable',
-          error_description: 'the sign-in could not be recorded; sign in again',
-        };
-      }
-    });
     provider.on('grant.success', (ctx) => {
       const code = ctx.oidc.entities.AuthorizationCode;
       const source = code ?? ctx.oidc.entities.RefreshToken;
@@ -233,17 +220,29 @@ export default fp<IdentityProviderOptions>(
     provider.on('server_error', (ctx: object, err: unknown) => {
       if (isDatabaseUnavailable(err)) databaseUnavailable.add(ctx);
     });
+    // One middleware answers both 503s, once the provider (and the device write it started) is done.
+    const answerUnavailable = (
+      ctx: { status: number; body: unknown; set(field: string, value: string): void },
+      retryAfter: number,
+      description?: string,
+    ) => {
+      ctx.status = 503;
+      ctx.set('retry-after', String(retryAfter));
+      ctx.set('cache-control', 'no-store');
+      if (description) ctx.body = { error: 'temporarily_unavailable', error_description: description };
+    };
     provider.use(async (ctx, next) => {
       await next();
+      if ((await deviceWrites.get(ctx)) === 'failed')
+        return answerUnavailable(ctx, 1, 'the sign-in could not be recorded; sign in again');
       if (!databaseUnavailable.has(ctx)) return;
-      ctx.status = 503;
-      ctx.set('retry-after', '2');
-      const body = ctx.body as { error?: unknown } | undefined;
-      if (body && typeof body === 'object' && body.error === 'server_error')
-        ctx.body = {
-          error: 'temporarily_unavailable',
-          error_description: 'the service is unavailable for a moment; try again',
-        };
+      // A page the provider rendered (HTML) keeps its text; a JSON answer says it in OAuth's words.
+      const json = (ctx.body as { error?: unknown } | undefined)?.error === 'server_error';
+      answerUnavailable(
+        ctx,
+        UNAVAILABLE_RETRY_AFTER_SECONDS,
+        json ? 'the service is unavailable for a moment; try again' : undefined,
+      );
     });
 
     const handle = provider.callback();

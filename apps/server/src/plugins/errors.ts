@@ -2,11 +2,8 @@ import type { Socket } from 'node:net';
 import fp from 'fastify-plugin';
 import type { FastifyError, FastifyReply, FastifySchemaValidationError } from 'fastify';
 import { apiErrorCodes, type ApiErrorBody, type Violation } from '@roadpass/contracts';
-import { isDatabaseUnavailable } from '../db/database-unavailable.js';
+import { isDatabaseUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../db/database-unavailable.js';
 import { ApiError } from '../lib/api-error.js';
-
-/** Retry-After of a 503 while the database cannot be reached (a restart or failover takes seconds). */
-const DATABASE_RETRY_AFTER_SECONDS = 2;
 
 /** Turns ajv errors into violations that name the field and the rule. */
 export function violationsOf(
@@ -178,7 +175,7 @@ export default fp(
           { err: { message: error.message, code: error.code } },
           'unavailable: a connection the call needs was refused or lost',
         );
-        reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
+        reply.header('retry-after', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
         body = {
           status: 503,
           code: apiErrorCodes.unavailable,

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import type { ActiveSession } from '@roadpass/contracts';
 import type { Selectable } from 'kysely';
@@ -24,7 +25,6 @@ const DEVICE_WRITE_RETRY_MS = [50, 250];
 export async function recordSessionDevice(
   db: Db,
   entry: { sid: string; customerId: string; userAgent: string; address: string; expiresAt: Date },
-  retryMs: readonly number[] = DEVICE_WRITE_RETRY_MS,
 ): Promise<void> {
   for (let attempt = 0; ; attempt += 1) {
     try {
@@ -43,9 +43,9 @@ export async function recordSessionDevice(
         .execute();
       return;
     } catch (error) {
-      const pause = retryMs[attempt];
+      const pause = DEVICE_WRITE_RETRY_MS[attempt];
       if (pause === undefined) throw error;
-      await new Promise((resolve) => setTimeout(resolve, pause));
+      await sleep(pause);
     }
   }
 }
