@@ -78,7 +78,10 @@ export function VirtualList<Item>({
           ref={(element) => {
             virtualizer.measureElement(element);
             if (element) {
-              const size = element.getBoundingClientRect().height;
+              // Rounded up: the virtualiser keeps whole pixels (offsetHeight, rounded), so a row of
+              // 75.6 px counts 76 once measured; an estimate of 75.6 would let the list grow by 0.4 px
+              // for every row still to be measured.
+              const size = Math.ceil(element.getBoundingClientRect().height);
               if (size > (measuredSize ?? 0)) setMeasuredSize(size);
             }
           }}
