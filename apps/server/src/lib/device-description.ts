@@ -18,9 +18,37 @@ export interface DeviceDescription {
  */
 const APP_TOKEN = /\bRoadpass-WebView\/([0-9][0-9A-Za-z.+-]{0,30})/;
 
-/** Parsed with ua-parser-js on the server (decision 0032): the browser bundle does not carry it. */
-export function describeDevice(userAgent: string): DeviceDescription {
-  const ua = new UAParser(userAgent.slice(0, 512));
+/**
+ * User agents described lately, by their first 512 characters. A fleet's customers use a few thousand
+ * different user agents, and each parse runs ua-parser-js's regular expressions (about 10 µs): the
+ * sessions list parses one per session and the security activity one per event, which cost those
+ * reads a tenth of their rate (issue 21 §5). Least recently used out first, so an attacker sending
+ * ever new user agents only keeps the memo busy.
+ */
+const DESCRIBED_MAX = 5_000;
+const described = new Map<string, Readonly<DeviceDescription>>();
+
+/**
+ * Parsed with ua-parser-js on the server (decision 0032): the browser bundle does not carry it. The
+ * same user agent gives the same (frozen) description, from a bounded memo.
+ */
+export function describeDevice(userAgent: string): Readonly<DeviceDescription> {
+  const key = userAgent.slice(0, 512);
+  const known = described.get(key);
+  if (known) {
+    // Most recently used last: a Map iterates in insertion order.
+    described.delete(key);
+    described.set(key, known);
+    return known;
+  }
+  const description = Object.freeze(parseDevice(key));
+  if (described.size >= DESCRIBED_MAX) described.delete(described.keys().next().value!);
+  described.set(key, description);
+  return description;
+}
+
+function parseDevice(userAgent: string): DeviceDescription {
+  const ua = new UAParser(userAgent);
   const os = ua.getOS();
   const browser = ua.getBrowser();
   const system = [os.name, os.version].filter(Boolean).join(' ');
