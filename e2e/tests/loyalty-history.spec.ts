@@ -87,7 +87,8 @@ test.describe('the points history', () => {
       return reads.at(-1)!;
     };
     // The page as the customer first sees it, once its fonts are in and its rows have been laid out
-    // (29 Nov: on a loaded machine two reads 100 ms apart agreed while the page was still laying out).
+    // (29 Nov: with two reads 100 ms apart, the test failed once in CI on a loaded machine; the page
+    // may still have been laying out).
     await page.evaluate(() => document.fonts.ready);
     const heightBefore = await settledHeight();
 
