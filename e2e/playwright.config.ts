@@ -39,9 +39,12 @@ const screenIndependent = [
 const phoneOnly = ['**/webview.spec.ts'];
 /**
  * Flows whose steps and answers do not change with the screen (a password changed, a link from an
- * e-mail, the network lost, the feedback form, downloading the data, closing the account): run once, at phone size, where most
- * customers use them. Their pages' layout at both sizes, in every language, is the every-page spec's
- * (axe, reflow, text spacing) and frame-layout's; decision 0003, issue 17 #31.
+ * e-mail, the network lost, the feedback form, downloading the data, closing the account, the profile's
+ * rules, the mobile number's PIN, consents, joining, partner codes, passkeys, DPoP, ending sessions):
+ * run once, at phone size, where most customers use them. Their pages' layout at both sizes, in every
+ * language, is the every-page spec's (axe, reflow, text spacing) and frame-layout's; what moves or
+ * measures itself with the screen (the frame, the carousel, the history's list, the account area's
+ * forms, the status chart) runs at both. Decision 0003, issue 17 #31 and the update of 29 Nov 2026.
  */
 const flowsAtPhoneSize = [
   '**/account-password.spec.ts',
@@ -52,6 +55,15 @@ const flowsAtPhoneSize = [
   '**/account-data-download.spec.ts',
   '**/account-close.spec.ts',
   '**/step-up.spec.ts',
+  '**/account-profile.spec.ts',
+  '**/account-mobile.spec.ts',
+  '**/account-privacy.spec.ts',
+  '**/loyalty-demo.spec.ts',
+  '**/loyalty-join.spec.ts',
+  '**/loyalty-reward.spec.ts',
+  '**/passkeys.spec.ts',
+  '**/dpop.spec.ts',
+  '**/security-sessions.spec.ts',
 ];
 
 export default defineConfig({
@@ -100,14 +112,15 @@ export default defineConfig({
       name: 'phone',
       use: { ...devices['Pixel 7'], viewport: { width: 390, height: 844 }, browserName: 'chromium' },
       testIgnore: screenIndependent,
-      // Checks tagged @desktop-languages run all eight languages at desktop size; at phone size the two
-      // with the longest words (de, hu) stand for them.
+      // Checks tagged @desktop-languages run at desktop size only (frame-layout sets its own phone
+      // widths; the every-page check takes four languages at each size).
       grepInvert: /@desktop-languages/,
     },
     {
       name: 'desktop',
       use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 } },
       testIgnore: [...phoneOnly, ...flowsAtPhoneSize],
+      grepInvert: /@phone-size-only/,
     },
   ],
   // The real server, built, on a free port with a fresh embedded database; short-lived access tokens

@@ -4,12 +4,10 @@ import { apiPaths, LOYALTY_CORE_CONSENT } from '@roadpass/contracts';
 import { routes } from '../../apps/web/src/config/routes.js';
 import { consentTitle, customerApi, exclusively, fill, openSignedIn, texts } from './support.js';
 
-// The consents on the privacy page, against the real server. Each project changes a consent of its own
-// customer that no other spec reads or changes, and turns it back at the end.
-const customers = {
-  phone: { email: 'demo.dk@example.com', country: 'DK', language: 'da', slug: 'customer-research-Rs8k' },
-  desktop: { email: 'demo.es@example.com', country: 'ES', language: 'es', slug: 'marketing-sms-Sm3q' },
-} as const;
+// The consents on the privacy page, against the real server, at phone size (the steps do not change
+// with the screen: playwright.config.ts). The test changes a consent of a customer that no other spec
+// reads or changes, and turns it back at the end.
+const who = { email: 'demo.dk@example.com', country: 'DK', language: 'da', slug: 'customer-research-Rs8k' };
 
 const wcag = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 
@@ -25,8 +23,7 @@ async function expectNoAxeViolations(page: Page): Promise<void> {
 
 test('a consent switch on the privacy page saves at once, is kept after a reload and turns back', async ({
   page,
-}, testInfo) => {
-  const who = customers[testInfo.project.name as keyof typeof customers];
+}) => {
   // demo.dk's password test ends its other sessions: one at a time.
   await exclusively(who.email, async () => {
     const t = texts(who.language);
@@ -72,17 +69,12 @@ test('a consent switch on the privacy page saves at once, is kept after a reload
 
 // Issue 17, finding 10: leaving the loyalty programme took one tap. It asks first, saying what is lost;
 // Escape keeps the membership; going ahead leaves, with the usual Undo.
-test('leaving the loyalty programme asks first, and Undo brings the membership back', async ({
-  page,
-}, testInfo) => {
-  // Members whose membership no other spec relies on meanwhile (loyalty-join leaves with them too).
-  const who =
-    testInfo.project.name === 'phone'
-      ? { email: 'demo.at@example.com', country: 'AT', language: 'de' }
-      : { email: 'demo.fr@example.com', country: 'FR', language: 'fr' };
-  await exclusively(who.email, async () => {
-    const t = texts(who.language);
-    await openSignedIn(page, who.email);
+test('leaving the loyalty programme asks first, and Undo brings the membership back', async ({ page }) => {
+  // A member whose membership no other spec relies on meanwhile (loyalty-join leaves with it too).
+  const leaver = { email: 'demo.at@example.com', country: 'AT', language: 'de' };
+  await exclusively(leaver.email, async () => {
+    const t = texts(leaver.language);
+    await openSignedIn(page, leaver.email);
     const api = await customerApi(page);
     const coreConsent = apiPaths.customerConsent(api.uuid, LOYALTY_CORE_CONSENT);
     const member = async () => {
@@ -95,8 +87,8 @@ test('leaving the loyalty programme asks first, and Undo brings the membership b
     expect((await api.patch(coreConsent, { legalEntityId: api.legalEntityId, granted: true })).status).toBe(
       200,
     );
-    await page.goto(routes.account.privacy.build(who.country, who.language));
-    const title = consentTitle(who.language, LOYALTY_CORE_CONSENT);
+    await page.goto(routes.account.privacy.build(leaver.country, leaver.language));
+    const title = consentTitle(leaver.language, LOYALTY_CORE_CONSENT);
     const membership = page.getByRole('switch', { name: title, exact: true });
     await expect(membership).toBeChecked();
     const patches: string[] = [];
