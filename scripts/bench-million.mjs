@@ -419,11 +419,14 @@ try {
       (target) => blast(base(target), target.list, get(reads[0][1])),
       { unlike: true },
     );
+    // A customer's first loyalty read (the tier details, the first of them here) applies what fell due
+    // since the nightly run (a write; about one customer in fifteen at a million, none at eight after
+    // the first eight reads): its p99s are not alike. Again, with nothing due any more, the two
+    // databases read alike.
     for (const [title, p] of reads)
-      await compareRead(title, (target) => blast(base(target), target.list, get(p)));
-    // A customer's first loyalty read applies what fell due since the nightly run (a write; about one
-    // customer in fifteen at a million, none at eight after the first eight reads): again, with
-    // nothing due any more, the two databases read alike.
+      await compareRead(title, (target) => blast(base(target), target.list, get(p)), {
+        unlike: p === reads[1][1],
+      });
     for (const [title, p] of reads.slice(1, 3))
       await compareRead(`${title}, again (nothing due any more)`, (target) =>
         blast(base(target), target.list, get(p)),
