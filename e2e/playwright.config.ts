@@ -112,9 +112,9 @@ export default defineConfig({
       name: 'phone',
       use: { ...devices['Pixel 7'], viewport: { width: 390, height: 844 }, browserName: 'chromium' },
       testIgnore: screenIndependent,
-      // Checks tagged @desktop-languages run at desktop size only (frame-layout sets its own phone
+      // Checks tagged @desktop-size-only run at desktop size only (frame-layout sets its own phone
       // widths; the every-page check takes four languages at each size).
-      grepInvert: /@desktop-languages/,
+      grepInvert: /@desktop-size-only/,
     },
     {
       name: 'desktop',

@@ -217,7 +217,7 @@ test.describe('every page passes axe (WCAG 2.2 AA), reflows at 320 px and keeps 
     // Italian), at desktop size the other four. Every page is checked at 320 px with text spacing in
     // all eight either way (reflowProblems), and at 390 and 320 px frame-layout.spec.ts checks the
     // frame in all eight (decision 0003, update of 29 Nov 2026).
-    const tag = ['de', 'hu', 'fr', 'it'].includes(language) ? ' @phone-size-only' : ' @desktop-languages';
+    const tag = ['de', 'hu', 'fr', 'it'].includes(language) ? ' @phone-size-only' : ' @desktop-size-only';
     test(`in ${language}${tag}`, async ({ page }) => {
       const reader = readers[language]!;
       // Specs that change a reader's shared state (password, language) hold the same lock.

@@ -27,7 +27,7 @@ async function topBarRows(page: Page): Promise<{ rows: number; height: number }>
 test.describe('the top bar keeps one row', () => {
   for (const language of languages) {
     // Runs once (desktop project), at the two phone widths it sets itself.
-    test(`in ${language} at 390 and 320 px @desktop-languages`, async ({ page }) => {
+    test(`in ${language} at 390 and 320 px @desktop-size-only`, async ({ page }) => {
       const reader = readers[language]!;
       const t = texts(language);
       await exclusively(reader.email, async () => {
