@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Runs every check and test suite of the repository and ends with one line: "N passed, N failed".
-// Order: build (the browser tests run the built app), lint and types (side by side), unit and server suites
-// (Vitest), browser suite (Playwright). Exits non-zero when anything failed.
+// Order: build and lint side by side (the browser tests run the built app); the server suite with the
+// type check and the web and contract suites beside it (Vitest); the browser suite (Playwright) alone.
+// Exits non-zero when anything failed.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -47,14 +48,18 @@ function step(title, command, args) {
 }
 
 /**
- * Checks that are one process each (ESLint, tsc) run side by side, one per core; each one's output is
- * printed whole when it ends, so the log reads as if they ran one after the other.
+ * Steps run side by side: each one's output is printed whole when it ends, so the log reads as if they
+ * ran one after the other. A step is [title, command, args] (a check: a failure counts as a failed
+ * step) or a vitest suite (vitestSuite below: its report counts the tests).
  */
 async function stepsSideBySide(steps) {
-  const outcomes = await Promise.all(
+  await Promise.all(
     steps.map(
-      ([title, command, args]) =>
+      (s) =>
         new Promise((resolve) => {
+          const { title, command, args, collect } = Array.isArray(s)
+            ? { title: s[0], command: s[1], args: s[2] }
+            : s;
           const started = Date.now();
           let output = '';
           let done = false;
@@ -62,7 +67,10 @@ async function stepsSideBySide(steps) {
             if (done) return;
             done = true;
             console.log(`\n=== ${title}: ${command} ${args.join(' ')}\n${output.trimEnd()}`);
-            resolve(ended(title, status, signal, started));
+            const ok = ended(title, status, signal, started);
+            if (collect) collect(ok);
+            else if (!ok) failedSteps += 1;
+            resolve();
           };
           const child = spawn(command, args, { cwd: root, env: process.env });
           child.stdout.on('data', (chunk) => (output += chunk));
@@ -73,39 +81,37 @@ async function stepsSideBySide(steps) {
         }),
     ),
   );
-  failedSteps += outcomes.filter((ok) => !ok).length;
 }
 
+/** A vitest suite as a step of stepsSideBySide: its JSON report gives the tests passed and failed. */
 function vitestSuite(name, dir) {
   const out = path.join(reports, `${name}.json`);
-  const ok = run(`tests: ${name}`, 'npx', [
-    'vitest',
-    'run',
-    '--root',
-    dir,
-    '--reporter=default',
-    '--reporter=json',
-    `--outputFile=${out}`,
-  ]);
-  if (!existsSync(out))
-    return results.push({ name, passed: 0, failed: 1, note: 'suite crashed before reporting' });
-  const report = JSON.parse(readFileSync(out, 'utf8'));
-  const failed = report.numFailedTests + (ok || report.numFailedTests > 0 ? 0 : 1);
-  const failures = report.testResults.flatMap((file) =>
-    file.assertionResults
-      .filter((test) => test.status === 'failed')
-      .map((test) => ({
-        where: `${path.relative(root, file.name)} › ${test.fullName}`,
-        why: test.failureMessages?.[0],
-      })),
-  );
-  results.push({
-    name,
-    passed: report.numPassedTests,
-    failed,
-    skipped: report.numPendingTests + report.numTodoTests,
-    failures,
-  });
+  return {
+    title: `tests: ${name}`,
+    command: 'npx',
+    args: ['vitest', 'run', '--root', dir, '--reporter=default', '--reporter=json', `--outputFile=${out}`],
+    collect: (ok) => {
+      if (!existsSync(out))
+        return results.push({ name, passed: 0, failed: 1, note: 'suite crashed before reporting' });
+      const report = JSON.parse(readFileSync(out, 'utf8'));
+      const failed = report.numFailedTests + (ok || report.numFailedTests > 0 ? 0 : 1);
+      const failures = report.testResults.flatMap((file) =>
+        file.assertionResults
+          .filter((test) => test.status === 'failed')
+          .map((test) => ({
+            where: `${path.relative(root, file.name)} › ${test.fullName}`,
+            why: test.failureMessages?.[0],
+          })),
+      );
+      results.push({
+        name,
+        passed: report.numPassedTests,
+        failed,
+        skipped: report.numPendingTests + report.numTodoTests,
+        failures,
+      });
+    },
+  };
 }
 
 function playwrightSuite() {
@@ -143,14 +149,23 @@ function playwrightSuite() {
   });
 }
 
-step('build', 'npm', ['run', 'build']);
+// Side by side where nothing is shared and a core would wait: ESLint reads only the sources, so it runs
+// beside the build; the type check (one core) and the web and contract suites fit into the time the
+// server suite's files spend waiting on child processes, restarts and timers (decision 0003, update of
+// 29 Nov, noon). The browser suite runs alone: it keeps both cores busy.
 await stepsSideBySide([
+  ['build', 'npm', ['run', 'build']],
   ['lint', 'npm', ['run', 'lint']],
-  ['typecheck', 'npm', ['run', 'typecheck']],
 ]);
-vitestSuite('contracts', 'packages/contracts');
-vitestSuite('server', 'apps/server');
-vitestSuite('web', 'apps/web');
+await stepsSideBySide([
+  vitestSuite('server', 'apps/server'),
+  ['typecheck', 'npm', ['run', 'typecheck']],
+  vitestSuite('web', 'apps/web'),
+  vitestSuite('contracts', 'packages/contracts'),
+]);
+// The results in the usual order, whichever suite ended first.
+const order = ['contracts', 'server', 'web'];
+results.sort((a, b) => order.indexOf(a.name) - order.indexOf(b.name));
 playwrightSuite();
 step('bundle size budget', 'npm', ['run', 'size']);
 
