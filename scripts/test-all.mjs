@@ -49,17 +49,15 @@ function step(title, command, args) {
 
 /**
  * Steps run side by side: each one's output is printed whole when it ends, so the log reads as if they
- * ran one after the other. A step is [title, command, args] (a check: a failure counts as a failed
- * step) or a vitest suite (vitestSuite below: its report counts the tests).
+ * ran one after the other. A step is a check (below) or a vitest suite (vitestSuite); its `collect`
+ * gets whether the command succeeded and returns the suite's result, if it has one. The results come
+ * back in the order of the steps, whichever ended first.
  */
 async function stepsSideBySide(steps) {
-  await Promise.all(
+  const outcomes = await Promise.all(
     steps.map(
-      (s) =>
+      ({ title, command, args, collect }) =>
         new Promise((resolve) => {
-          const { title, command, args, collect } = Array.isArray(s)
-            ? { title: s[0], command: s[1], args: s[2] }
-            : s;
           const started = Date.now();
           let output = '';
           let done = false;
@@ -67,10 +65,7 @@ async function stepsSideBySide(steps) {
             if (done) return;
             done = true;
             console.log(`\n=== ${title}: ${command} ${args.join(' ')}\n${output.trimEnd()}`);
-            const ok = ended(title, status, signal, started);
-            if (collect) collect(ok);
-            else if (!ok) failedSteps += 1;
-            resolve();
+            resolve(collect(ended(title, status, signal, started)));
           };
           const child = spawn(command, args, { cwd: root, env: process.env });
           child.stdout.on('data', (chunk) => (output += chunk));
@@ -81,7 +76,18 @@ async function stepsSideBySide(steps) {
         }),
     ),
   );
+  results.push(...outcomes.filter(Boolean));
 }
+
+/** A check (build, lint, types) as a step of stepsSideBySide: a failure counts as a failed step. */
+const check = (title, command, args) => ({
+  title,
+  command,
+  args,
+  collect: (ok) => {
+    if (!ok) failedSteps += 1;
+  },
+});
 
 /** A vitest suite as a step of stepsSideBySide: its JSON report gives the tests passed and failed. */
 function vitestSuite(name, dir) {
@@ -91,8 +97,7 @@ function vitestSuite(name, dir) {
     command: 'npx',
     args: ['vitest', 'run', '--root', dir, '--reporter=default', '--reporter=json', `--outputFile=${out}`],
     collect: (ok) => {
-      if (!existsSync(out))
-        return results.push({ name, passed: 0, failed: 1, note: 'suite crashed before reporting' });
+      if (!existsSync(out)) return { name, passed: 0, failed: 1, note: 'suite crashed before reporting' };
       const report = JSON.parse(readFileSync(out, 'utf8'));
       const failed = report.numFailedTests + (ok || report.numFailedTests > 0 ? 0 : 1);
       const failures = report.testResults.flatMap((file) =>
@@ -103,13 +108,13 @@ function vitestSuite(name, dir) {
             why: test.failureMessages?.[0],
           })),
       );
-      results.push({
+      return {
         name,
         passed: report.numPassedTests,
         failed,
         skipped: report.numPendingTests + report.numTodoTests,
         failures,
-      });
+      };
     },
   };
 }
@@ -153,19 +158,13 @@ function playwrightSuite() {
 // beside the build; the type check (one core) and the web and contract suites fit into the time the
 // server suite's files spend waiting on child processes, restarts and timers (decision 0003, update of
 // 29 Nov, noon). The browser suite runs alone: it keeps both cores busy.
+await stepsSideBySide([check('build', 'npm', ['run', 'build']), check('lint', 'npm', ['run', 'lint'])]);
 await stepsSideBySide([
-  ['build', 'npm', ['run', 'build']],
-  ['lint', 'npm', ['run', 'lint']],
-]);
-await stepsSideBySide([
-  vitestSuite('server', 'apps/server'),
-  ['typecheck', 'npm', ['run', 'typecheck']],
-  vitestSuite('web', 'apps/web'),
   vitestSuite('contracts', 'packages/contracts'),
+  vitestSuite('server', 'apps/server'),
+  vitestSuite('web', 'apps/web'),
+  check('typecheck', 'npm', ['run', 'typecheck']),
 ]);
-// The results in the usual order, whichever suite ended first.
-const order = ['contracts', 'server', 'web'];
-results.sort((a, b) => order.indexOf(a.name) - order.indexOf(b.name));
 playwrightSuite();
 step('bundle size budget', 'npm', ['run', 'size']);
 

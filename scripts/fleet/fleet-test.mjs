@@ -118,6 +118,8 @@ async function run() {
     }
   };
 
+  /** Customers whose sign-in failed, each with the time from which it is tried again. */
+  const retry = [];
   const visit = async (customer) => {
     if (!customer.access) {
       await signIn(customer);
@@ -207,8 +209,6 @@ async function run() {
   };
 
   let next = 0;
-  /** Customers whose sign-in failed, each with the time from which it is tried again. */
-  const retry = [];
   const worker = async () => {
     while (!stop) {
       const again = retry[0] && retry[0].after <= Date.now() ? retry.shift().customer : undefined;
