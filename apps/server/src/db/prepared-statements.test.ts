@@ -6,7 +6,7 @@ import { batchArray } from './batch-array.js';
 import { openDatabase, type Db } from './database.js';
 
 // Decision 0051: on PostgreSQL the app's statements are prepared once per connection, except those
-// with `*`, and never through a transaction-pooling PgBouncer unless asked for.
+// that select every column (`select *`, `t.*`, `returning *`), and never through a transaction-pooling PgBouncer unless asked for.
 
 describe('DATABASE_PREPARED_STATEMENTS', () => {
   it('is on for a direct connection, off when DATABASE_DIRECT_URL says DATABASE_URL is a PgBouncer', () => {
@@ -71,9 +71,26 @@ if (testDbTarget() === 'postgres')
       );
     });
 
-    it('never prepares a statement with *, which a new column would break', async () => {
+    it('never prepares a statement with select *, which a new column would break', async () => {
       await sql`select * from prepared_probe where id = ${1}`.execute(db);
       expect((await prepared()).some((s) => s.includes('select * from prepared_probe'))).toBe(false);
+    });
+
+    it('prepares a statement that multiplies or counts, never one that selects every column', async () => {
+      const doubled = await sql<{ doubled: number }>`select (id + 1) * 2 as doubled from prepared_probe
+        where id = ${2}`.execute(db);
+      expect(doubled.rows).toEqual([{ doubled: 6 }]);
+      await sql`select p.* from prepared_probe p where id = ${1}`.execute(db);
+      await sql`select count(*) as probes from prepared_probe where id > ${0}`.execute(db);
+      await sql`select id, * from prepared_probe where id = ${1}`.execute(db);
+      await sql`update prepared_probe set label = label where id = ${1} returning *`.execute(db);
+      const statements = await prepared();
+      expect(statements.filter((s) => s.includes('as doubled'))).toHaveLength(1);
+      // A count is a number whatever the columns.
+      expect(statements.filter((s) => s.includes('count(*) as probes'))).toHaveLength(1);
+      for (const every of ['p.*', 'id, *', 'returning *']) {
+        expect(statements.filter((s) => s.includes(every))).toEqual([]);
+      }
     });
 
     it("plans a batch's statement once when its array is a batchArray, at every call when bound plainly", async () => {

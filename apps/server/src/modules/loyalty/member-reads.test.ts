@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { sql, type KyselyPlugin } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LoyaltyHistoryEntry, type LoyaltyEventInput } from '@roadpass/contracts';
-import type { Db } from '../../db/database.js';
+import { openDatabase, type Db } from '../../db/database.js';
 import { seedReferenceData } from '../../db/seed.js';
 import { InvalidatingCache } from '../../lib/invalidating-cache.js';
-import { createMigratedTestDatabase, type TestDatabase } from '../../testing/test-database.js';
+import { createMigratedTestDatabase, testDbTarget, type TestDatabase } from '../../testing/test-database.js';
 import { createTestCustomer } from '../../testing/loyalty-members.js';
 import { testConfig } from '../../testing/test-app.js';
 import { loadLoyaltyContent, type LoyaltyContent } from '../content/index.js';
@@ -47,8 +47,11 @@ beforeAll(async () => {
 });
 afterAll(() => database?.drop());
 
-/** A service on the database, counting the statements it sends (raw SQL included). */
-function countingService(failNext = { on: false }) {
+/**
+ * A service on the database, counting the statements it sends (raw SQL included); with `cache`, the
+ * read cache it is given (as the server gives it one, on or off).
+ */
+function countingService(failNext = { on: false }, cache?: InvalidatingCache<unknown>) {
   let statements = 0;
   const plugin: KyselyPlugin = {
     transformQuery: ({ node }) => {
@@ -62,7 +65,7 @@ function countingService(failNext = { on: false }) {
     transformResult: async ({ result }) => result,
   };
   const db: Db = database.db.withPlugin(plugin);
-  return { service: createLoyaltyService({ db, content }), statements: () => statements };
+  return { service: createLoyaltyService({ db, content, cache }), statements: () => statements };
 }
 
 describe("members' reads asked together", () => {
@@ -112,6 +115,20 @@ describe("members' reads asked together", () => {
     expect(together[6]).toMatch(/member/i);
     // Each member's state and page are read together: one statement for all of them.
     expect(statements()).toBe(1);
+
+    // The same with a read cache that holds none of them, and with one switched off (the server's
+    // READ_CACHE_CUSTOMERS=0, or an instance whose change listener is down): a page not in the cache
+    // is still one statement with its state, not the state first and the page after it.
+    for (const enabled of [true, false]) {
+      const cache = new InvalidatingCache<unknown>({ maxKeys: 10, enabled });
+      const cached = countingService(undefined, cache);
+      const pages = await Promise.all(asks.map(([id, page, size]) => cached.service.history(id, page, size)));
+      expect(pages).toEqual(expected);
+      expect(cached.statements()).toBe(1);
+      // A cache that is on answers them again from memory; one that is off reads again.
+      expect(await cached.service.history(members[1]!, 0, 20)).toEqual(expected[2]);
+      expect(cached.statements()).toBe(enabled ? 1 : 2);
+    }
   });
 
   it('write each history entry as the ledger holds it, with the read cache and without', async () => {
@@ -306,3 +323,34 @@ describe("members' reads asked together", () => {
     expect(again.map((d) => d.points)).toEqual([33, 135, 306, 546]);
   });
 });
+
+// Prepared statements are PostgreSQL's (PGlite runs in the process: nothing to plan once per connection).
+if (testDbTarget() === 'postgres')
+  describe("members' reads on a PostgreSQL server", () => {
+    it('are prepared statements, planned once per connection: the tier details, a history page and the forecast', async () => {
+      // Decision 0051. The history page's and the forecast's reads multiply (page bounds, epoch
+      // milliseconds); they went unprepared while any `*` counted as every column, and were planned at
+      // every call (29 Nov 2026).
+      const app = await openDatabase({
+        databaseUrl: database.url,
+        dataDir: '',
+        poolSize: 1,
+        preparedStatements: true,
+      });
+      try {
+        for (const ask of [{}, { page: { index: 0, size: 2 } }, { forecast: true }]) {
+          const [read] = await loyaltyQueries(app).memberReads([{ customerId: members[0]!, ...ask }]);
+          expect(read?.state?.account?.balance).toBe(33);
+        }
+        const statements = (
+          await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(app)
+        ).rows.map((r) => r.statement);
+        const memberReads = statements.filter((s) => s.includes('as tier_window_points'));
+        expect(memberReads).toHaveLength(3);
+        expect(memberReads.filter((s) => s.includes('json_build_object'))).toHaveLength(1);
+        expect(memberReads.filter((s) => s.includes('json_build_array'))).toHaveLength(1);
+      } finally {
+        await app.destroy();
+      }
+    });
+  });

@@ -45,7 +45,7 @@ function activityPages(db: Db) {
         ${column((a) => a.limit, 'integer')}, ${column((a) => a.offset, 'integer')}
       ) with ordinality as a(customer_id, since, page_limit, page_offset, n)
       cross join lateral (
-        select * from (
+        select kind, occurred_at, details, count from (
           select kind, occurred_at, details, 1::bigint as count from security_events
             where customer_id = a.customer_id and occurred_at > a.since and kind <> 'sign_in_failed'
           union all
