@@ -34,13 +34,6 @@ export interface NewLedgerRow {
   tier_after: TierSlug;
 }
 
-/** A history page: the entries of one customer with lowExclusive < seq <= highInclusive. */
-export interface HistoryPageRange {
-  customerId: string;
-  lowExclusive: number;
-  highInclusive: number;
-}
-
 /** What a member's calls answer from (memberReads below). */
 export interface MemberStateRow {
   member: boolean;
@@ -160,24 +153,6 @@ export function loyaltyQueries(db: Executor) {
       where e.customer_id = ${customer} and e.seq > ${low} and e.seq <= ${high}
     ), '[]')::text`;
   };
-
-  /**
-   * History pages as the JSON text of their arrays, one per request, in order (historyEntriesJson).
-   * One statement for any number of pages.
-   */
-  async function historyPagesJson(pages: readonly HistoryPageRange[]): Promise<string[]> {
-    if (pages.length === 0) return [];
-    const customerIds = pages.map((p) => p.customerId);
-    const lows = pages.map((p) => p.lowExclusive);
-    const highs = pages.map((p) => p.highInclusive);
-    const { rows } = await sql<{ page: string }>`
-      select ${historyEntriesJson(sql`r.customer_id`, sql`r.low`, sql`r.high`)} as page
-      from unnest(
-        ${batchArray(customerIds, 'uuid')}, ${batchArray(lows, 'integer')}, ${batchArray(highs, 'integer')}
-      ) with ordinality as r(customer_id, low, high, n)
-      order by r.n`.execute(db);
-    return rows.map((row) => row.page);
-  }
 
   /**
    * In one read without locks, for any number of asks, what a member's calls answer from: whether
@@ -490,7 +465,6 @@ export function loyaltyQueries(db: Executor) {
      * hands rows over value by value through WebAssembly: one text costs half as much as 100 rows.
      * Members' calls pass it through as it is.
      */
-    historyPagesJson,
 
     memberReads,
 

@@ -21,7 +21,6 @@ import {
 } from './ledger-batch.js';
 import {
   loyaltyQueries,
-  type HistoryPageRange,
   type LoyaltyAccount,
   type LoyaltyQueries,
   type MemberRead,
@@ -109,9 +108,6 @@ export function createLoyaltyService({ db, content, clock = systemClock, cache }
    */
   const reads = {
     member: batchPerTurn<MemberReadAsk, MemberRead>((asks) => loyaltyQueries(db).memberReads(asks)),
-    historyPage: batchPerTurn<HistoryPageRange, string>((pages) =>
-      loyaltyQueries(db).historyPagesJson(pages),
-    ),
   };
 
   /**
@@ -427,9 +423,10 @@ export function createLoyaltyService({ db, content, clock = systemClock, cache }
   /**
    * One history page as the JSON text of LoyaltyHistoryPage, for the members' call: the entries as
    * the database builds them, passed through (not parsed and serialised again). Null for a
-   * non-member. Cached with the member's state, and like it dropped when anything of theirs changes.
-   * Without a cache, the state and the page are one read (memberReads) unless a first visit or
-   * something due has to be written first.
+   * non-member. The member's state and the page are one read (memberReads, decision 0055) unless a
+   * first visit or something due has to be written first, with a read cache or without: a page the
+   * cache does not hold costs one statement, even when the cache holds the member's state. Cached
+   * until something of the member's changes or falls due.
    */
   async function historyJson(
     customerId: string,
@@ -438,28 +435,15 @@ export function createLoyaltyService({ db, content, clock = systemClock, cache }
     now: Date = clock(),
   ): Promise<string | null> {
     const id = customerKey(customerId);
-    if (!cache) {
-      const read = await settledRead({ customerId: id, page: { index: pageIndex, size: pageSize } }, now);
-      return read && historyPageJson(read.page ?? '[]', read.account.eventCount, pageIndex, pageSize);
-    }
     const load = async () => {
-      // The state is read inside the page's load: an invalidation before it drops both.
-      const state = await memberState(id, now);
-      if (!state) return { value: null };
-      const high = state.eventCount - pageIndex * pageSize;
-      const entries =
-        high > 0
-          ? await reads.historyPage({
-              customerId: id,
-              lowExclusive: Math.max(0, high - pageSize),
-              highInclusive: high,
-            })
-          : '[]';
+      const read = await settledRead({ customerId: id, page: { index: pageIndex, size: pageSize } }, now);
+      if (!read) return { value: null };
       return {
-        value: historyPageJson(entries, state.eventCount, pageIndex, pageSize),
-        validUntil: state.validUntil,
+        value: historyPageJson(read.page ?? '[]', read.account.eventCount, pageIndex, pageSize),
+        validUntil: read.dueAt?.getTime() ?? Infinity,
       };
     };
+    if (!cache) return (await load()).value;
     return (await cache.get(id, `history:${pageIndex}:${pageSize}`, load, now.getTime())) as string | null;
   }
 
