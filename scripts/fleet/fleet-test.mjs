@@ -209,10 +209,25 @@ async function run() {
   };
 
   let next = 0;
+  /**
+   * Customers being visited now. One customer's visits never overlap, as one person's app makes them
+   * one after the other: two at once would use one refresh token twice, and the checks of the last
+   * acknowledged write could not tell which of two overlapping writes was the last (a retried
+   * customer met by the round again did, and a check failed on a write that was not lost).
+   */
+  const visiting = new Set();
   const worker = async () => {
     while (!stop) {
       const again = retry[0] && retry[0].after <= Date.now() ? retry.shift().customer : undefined;
-      await visit(again ?? customers[next++ % customers.length]);
+      const customer = again ?? customers[next++ % customers.length];
+      // Being visited: the visit going on signs them in, or asks for a retry itself.
+      if (visiting.has(customer.id)) continue;
+      visiting.add(customer.id);
+      try {
+        await visit(customer);
+      } finally {
+        visiting.delete(customer.id);
+      }
     }
   };
 
