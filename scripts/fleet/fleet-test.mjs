@@ -454,9 +454,17 @@ async function run() {
     );
   });
   const ackedProfiles = [...acknowledgedCities.values()].filter((r) => r.acked).length;
+  // A failure names what it found, so that a lost write can be told from a test's mistake.
+  const lostExamples = lost
+    .slice(0, 3)
+    .map(
+      (row) => `${row.id}: stored ${row.address_city}, acknowledged ${acknowledgedCities.get(row.id).acked}`,
+    );
   check(
     lost.length === 0,
-    `no acknowledged profile write lost (${ackedProfiles} customers' last writes checked)`,
+    `no acknowledged profile write lost (${ackedProfiles} customers' last writes checked${
+      lost.length > 0 ? `; ${lost.length} differ, e.g. ${lostExamples.join('; ')}` : ''
+    })`,
   );
   const { rows: consentRows } = await db.query(
     `select customer_id, granted from customer_consents where slug = 'marketing-sms-Sm3q' and customer_id = any($1)`,
