@@ -213,7 +213,8 @@ async function run() {
    * Customers being visited now. One customer's visits never overlap, as one person's app makes them
    * one after the other: two at once would use one refresh token twice, and the checks of the last
    * acknowledged write could not tell which of two overlapping writes was the last (a retried
-   * customer met by the round again did, and a check failed on a write that was not lost).
+   * customer met by the round again overlapped so once, and the profile check failed: explained by
+   * the overlap, not proven).
    */
   const visiting = new Set();
   const worker = async () => {

@@ -6,7 +6,8 @@ import { batchArray } from './batch-array.js';
 import { openDatabase, type Db } from './database.js';
 
 // Decision 0051: on PostgreSQL the app's statements are prepared once per connection, except those
-// that select every column (`select *`, `t.*`, `returning *`), and never through a transaction-pooling PgBouncer unless asked for.
+// that select every column (`select *`, `t.*`, `returning *`), and never through a transaction-pooling
+// PgBouncer unless asked for.
 
 describe('DATABASE_PREPARED_STATEMENTS', () => {
   it('is on for a direct connection, off when DATABASE_DIRECT_URL says DATABASE_URL is a PgBouncer', () => {

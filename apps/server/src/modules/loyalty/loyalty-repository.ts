@@ -129,8 +129,10 @@ export function loyaltyQueries(db: Executor) {
 
   /**
    * The JSON text of one history page: the entries of `customer` with low < seq <= high, newest
-   * first, as LoyaltyHistoryEntry objects ('[]' when there are none). A scalar subquery for a
-   * statement that reads many pages at once.
+   * first, as LoyaltyHistoryEntry objects ('[]' when there are none): an index range on
+   * (customer_id, seq), as a scalar subquery of memberReads. One JSON text built by the database,
+   * because PGlite hands rows over value by value through WebAssembly: one text costs half as much as
+   * 100 rows. Members' calls pass it through as it is.
    */
   const historyEntriesJson = (
     customer: RawBuilder<unknown>,
@@ -458,13 +460,6 @@ export function loyaltyQueries(db: Executor) {
         .execute();
       return rows.map((r) => r.customer_id);
     },
-
-    /**
-     * History entries with seq in (lowExclusive, highInclusive], newest first: an index range on
-     * (customer_id, seq). The page comes back as one JSON text built by the database, because PGlite
-     * hands rows over value by value through WebAssembly: one text costs half as much as 100 rows.
-     * Members' calls pass it through as it is.
-     */
 
     memberReads,
 

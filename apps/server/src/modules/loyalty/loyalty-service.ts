@@ -106,9 +106,7 @@ export function createLoyaltyService({ db, content, clock = systemClock, cache }
    * A member's reads, those of one turn of the event loop together: one statement for every member
    * asking at once (decision 0054). The service runs on the pool, never inside a transaction.
    */
-  const reads = {
-    member: batchPerTurn<MemberReadAsk, MemberRead>((asks) => loyaltyQueries(db).memberReads(asks)),
-  };
+  const readMember = batchPerTurn<MemberReadAsk, MemberRead>((asks) => loyaltyQueries(db).memberReads(asks));
 
   /**
    * Locks the accounts of `customerIds` (created if missing) and loads what applying `events` to
@@ -373,7 +371,7 @@ export function createLoyaltyService({ db, content, clock = systemClock, cache }
     ask: MemberReadAsk,
     now: Date,
   ): Promise<(MemberRead & { account: LoyaltyAccount; dueAt: Date | null }) | null> {
-    let read = await reads.member(ask);
+    let read = await readMember(ask);
     if (!read.state?.member) return null;
     if (!settled(read.state, now)) {
       if (read.state.account) await expireNow(ask.customerId, now);
@@ -381,7 +379,7 @@ export function createLoyaltyService({ db, content, clock = systemClock, cache }
         await loyaltyQueries(db).ensureAccount(ask.customerId);
         changed(ask.customerId);
       }
-      read = await reads.member(ask);
+      read = await readMember(ask);
     }
     const { state } = read;
     return state?.member && state.account ? { ...read, account: state.account, dueAt: state.dueAt } : null;
