@@ -347,7 +347,7 @@ if (testDbTarget() === 'postgres')
         ).rows.map((r) => r.statement);
         const memberReads = statements.filter((s) => s.includes('as tier_window_points'));
         expect(memberReads).toHaveLength(3);
-        expect(memberReads.filter((s) => s.includes('json_build_object'))).toHaveLength(1);
+        expect(memberReads.filter((s) => s.includes('string_agg'))).toHaveLength(1);
         expect(memberReads.filter((s) => s.includes('json_build_array'))).toHaveLength(1);
       } finally {
         await app.destroy();
