@@ -19,6 +19,7 @@ import {
   type TokenSet,
 } from '../../testing/sign-in.js';
 import { createTestCustomer, TEST_CUSTOMER_PASSWORD as PASSWORD } from '../../testing/loyalty-members.js';
+import { endExpiredSessions, EXPIRED_SESSIONS_PER_TRANSACTION } from './purge.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -238,6 +239,32 @@ describe('sessions that run out (docs/product/security.md#sessions)', () => {
     } finally {
       await e.close();
     }
+  });
+
+  it('are all ended, however many ran out since the last purge', async () => {
+    // More than one statement can bind at four parameters a row (PostgreSQL takes at most 65 535):
+    // ending them all in one insert failed at every purge once a million customers' sessions had
+    // run out, and the set only grew (29 Nov 2026).
+    const customer = await createTestCustomer(t.db, { member: false });
+    const count = 16_384 + EXPIRED_SESSIONS_PER_TRANSACTION + 1;
+    await sql`insert into session_devices (sid, customer_id, expires_at)
+      select 'run-out-' || i, ${customer.id}::uuid, now() - interval '1 minute'
+      from generate_series(1, ${count}::int) as i`.execute(t.db);
+    const marked = await endExpiredSessions(t.db, new Date(), 60_000);
+    expect(new Set(marked.filter((sid) => sid.startsWith('run-out-'))).size).toBe(count);
+    const left = await t.db
+      .selectFrom('session_devices')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('customer_id', '=', customer.id)
+      .executeTakeFirstOrThrow();
+    expect(Number(left.n)).toBe(0);
+    const ended = await t.db
+      .selectFrom('ended_sessions')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('customer_id', '=', customer.id)
+      .where('reason', '=', 'expired')
+      .executeTakeFirstOrThrow();
+    expect(Number(ended.n)).toBe(count);
   });
 });
 
