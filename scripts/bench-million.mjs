@@ -14,9 +14,9 @@
 //      password hash of the test suites' cost (N=2^12; a hash records its own cost) so that signing
 //      them all in takes minutes, not an hour (and 200 more, to warm up a restarted server: 5 000 of every
 //      read for them, never measured); then both servers are restarted, so no read cache holds any
-//      of the measured customers, and warmed up with those 200.
-//   Then the million's tables and indexes are read into memory (pg_prewarm), as far as they fit in
-//      the free memory: the calls meet the database as a server with the memory for it holds it.
+//      of the measured customers, and warmed up with those 200. Then the million's tables and
+//      indexes are read into memory (pg_prewarm), as far as they fit in the free memory: the calls
+//      meet the database as a server with the memory for it holds it.
 //   3. Every call, one pass of at least 10 000 requests (BENCH_PASS_REQUESTS, only to try the script) (16 connections; consecutive requests are
 //      different customers, so at a million each call's pass touches every measured customer once;
 //      on the small database the same 8 again and again, each signed in twice so that both databases
@@ -369,7 +369,9 @@ function printShares() {
  * then measured against the database as a server with the memory for it holds it (the small database
  * always is): freshly generated, much of it was on disk only, and a first pass of history pages read
  * it from there (519/s for 2 000 customers cold, then 2 892 and 3 694/s, 29 Nov 2026). Which pages
- * the cache held depended on what ran before, a figure no run controlled. BENCH_PREWARM=0 skips it.
+ * the cache held depended on what ran before, a figure no run controlled. A kernel that pages out
+ * what was idle for a minute (DAMON on this machine) undoes it for whatever the calls do not touch
+ * soon after. BENCH_PREWARM=0 skips it.
  */
 async function prewarm(target) {
   if (process.env.BENCH_PREWARM === '0') return log(`${target.name}: not read into memory (BENCH_PREWARM=0)`);
@@ -480,8 +482,10 @@ try {
   // ratio would be of a database read to a cache hit, not of a million to eight. (At a million each
   // customer is read once per pass anyway.) The cached reads and the writes follow with the caches on.
   // The reads under the expiry job too: each of them is a database read, as the job's work is.
-  await prewarm(million);
   await restartServers({ READ_CACHE_CUSTOMERS: '0' }, 'read caches off');
+  // After the restart and its warm-up (40–70 s), straight before the calls: a page cache that pages
+  // out what was idle for a minute (DAMON here, decision 0057) had dropped much of it before.
+  await prewarm(million);
 
   // 3. Every call, by autocannon (the load generator must not be the bottleneck: a fetch loop is).
   if (!EXPIRY_ONLY) {
