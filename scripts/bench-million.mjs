@@ -400,12 +400,9 @@ async function prewarm(target) {
   }
   const seconds = ((performance.now() - t0) / 1000).toFixed(0);
   const gb = (read / 2 ** 30).toFixed(1);
-  log(
-    `${target.name}: ${gb} GB read into memory in ${seconds} s; left on disk: ${left.join(', ') || 'nothing'}`,
-  );
-  notes.push(
-    `${target.name}'s tables and indexes read into memory first (pg_prewarm): ${gb} GB in ${seconds} s; left on disk: ${left.join(', ') || 'nothing'}.`,
-  );
+  const summary = `${target.name}'s tables and indexes read into memory (pg_prewarm): ${gb} GB in ${seconds} s; left on disk: ${left.join(', ') || 'nothing'}.`;
+  log(summary);
+  notes.push(summary);
 }
 
 let expiryJob;
