@@ -192,7 +192,8 @@ const notes = [];
   const { rows } = await million.db.query(
     `select setting::int8 * 8192 as bytes from pg_settings where name = 'shared_buffers'`,
   );
-  const gb = (bytes) => `${(bytes / 2 ** 30).toFixed(1)} GB`;
+  const gb = (bytes) =>
+    bytes < 2 ** 30 ? `${Math.round(bytes / 2 ** 20)} MB` : `${(bytes / 2 ** 30).toFixed(1)} GB`;
   const buffers = Number(rows[0].bytes);
   const line = `PostgreSQL's shared_buffers: ${gb(buffers)} of ${gb(totalmem())} RAM`;
   if (buffers < totalmem() / 5) {
