@@ -183,6 +183,9 @@ const baseline = spawn(process.execPath, ['scripts/bench-baseline-server.mjs', S
 const results = [];
 /** Lines printed after the table (the expiry job's). */
 const notes = [];
+/** A size in bytes as the log and the report write it: MB under a gigabyte, else GB to a tenth. */
+const sizeText = (bytes) =>
+  bytes < 2 ** 30 ? `${Math.round(bytes / 2 ** 20)} MB` : `${(bytes / 2 ** 30).toFixed(1)} GB`;
 
 // PostgreSQL's own buffers (one server for both databases). operations.md sizes them at a quarter of
 // the RAM; Debian's default is 128 MB, with which a customer's first read at a million takes most of
@@ -192,10 +195,8 @@ const notes = [];
   const { rows } = await million.db.query(
     `select setting::int8 * 8192 as bytes from pg_settings where name = 'shared_buffers'`,
   );
-  const gb = (bytes) =>
-    bytes < 2 ** 30 ? `${Math.round(bytes / 2 ** 20)} MB` : `${(bytes / 2 ** 30).toFixed(1)} GB`;
   const buffers = Number(rows[0].bytes);
-  const line = `PostgreSQL's shared_buffers: ${gb(buffers)} of ${gb(totalmem())} RAM`;
+  const line = `PostgreSQL's shared_buffers: ${sizeText(buffers)} of ${sizeText(totalmem())} RAM`;
   if (buffers < totalmem() / 5) {
     const advice = `below the quarter of RAM that docs/operations.md sizes (ALTER SYSTEM SET shared_buffers = '${Math.floor(totalmem() / 4 / 2 ** 30)}GB', then restart PostgreSQL)`;
     log(`${line}: ${advice}`);
@@ -421,8 +422,7 @@ async function prewarm(target) {
     read += Number(bytes);
   }
   const seconds = ((performance.now() - t0) / 1000).toFixed(0);
-  const gb = (read / 2 ** 30).toFixed(1);
-  const summary = `${target.name}'s tables and indexes read into memory (pg_prewarm): ${gb} GB in ${seconds} s; left on disk: ${left.join(', ') || 'nothing'}.`;
+  const summary = `${target.name}'s tables and indexes read into memory (pg_prewarm): ${sizeText(read)} in ${seconds} s; left on disk: ${left.join(', ') || 'nothing'}.`;
   log(summary);
   notes.push(summary);
 }
