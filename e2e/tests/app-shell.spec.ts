@@ -50,6 +50,11 @@ test.describe('the application shell', () => {
     });
     await page.goto('/');
     await expect(page.getByRole('status', { name: 'Loading' })).toBeVisible();
+    // Once the chunk arrives the app goes on to the sign-in page. Waiting for it also ends the test
+    // with nothing in flight: ended while the delayed route was pending, closing the browser context
+    // once hung for a minute (29 Nov).
+    await expect(page).toHaveURL(/\/auth\/realms\/customer\//);
+    await expect(page.getByRole('status', { name: 'Loading' })).toHaveCount(0);
   });
 
   test('the payment marker in the address sends the browser to the payment profiles page', async ({
