@@ -1,27 +1,40 @@
 import DataLoader from 'dataloader';
 
 /**
- * How many keys one batch may carry. An instance under load takes many calls per turn of the event
- * loop; a turn's calls go as one statement (or one transaction), in parts of this size.
+ * How many keys one batch carries at most (decision 0059). A batch is sent as soon as it is full, not
+ * at the end of the turn: PostgreSQL starts on it while this process still takes the turn's other
+ * requests, and a turn of many calls goes as several statements that other connections run beside it.
  */
-export const BATCH_PER_TURN_MAX = 100;
+export const BATCH_PER_TURN_MAX = 8;
 
 /**
- * The calls of one turn of the event loop run together (decision 0053): `runMany` gets every key
- * asked for during the turn (at most BATCH_PER_TURN_MAX at a time) and answers one value per key, in
- * order (an Error fails that key's call alone). Under load one statement for 16 calls costs PostgreSQL and this process about what one did.
- * Nothing is kept (DataLoader's cache is off): every call asks the database, and a write is seen by the
- * next read. A failed batch fails every call in it. Not for reads inside a transaction: those must go
- * on the transaction's connection, alone.
+ * The calls of one turn of the event loop run together (decision 0053): `runMany` gets the keys asked
+ * for during the turn, at most BATCH_PER_TURN_MAX at a time, and answers one value per key, in order
+ * (an Error fails that key's call alone). A batch goes when it is full (decision 0059), or else after
+ * the event loop has taken every request that arrived together (`setImmediate`). Under load one
+ * statement for 8 calls costs PostgreSQL and this process little more than one did. Nothing is kept
+ * (DataLoader's cache is off): every call asks the database, and a write is seen by the next read. A
+ * failed batch fails every call in it. Not for reads inside a transaction: those must go on the
+ * transaction's connection, alone.
  */
 export function batchPerTurn<K, V>(
   runMany: (keys: readonly K[]) => Promise<readonly (V | Error)[]>,
 ): (key: K) => Promise<V> {
+  /** The batch that waits for the end of the turn, if one does. */
+  let waiting: (() => void) | undefined;
   const loader = new DataLoader<K, V>(runMany, {
     cache: false,
     maxBatchSize: BATCH_PER_TURN_MAX,
-    // After the event loop has taken every request that arrived together, not at the first microtask.
-    batchScheduleFn: (run) => setImmediate(run),
+    // DataLoader begins a new batch while one waits only when that one is full: it goes now.
+    batchScheduleFn: (dispatch) => {
+      waiting?.();
+      waiting = dispatch;
+      setImmediate(() => {
+        if (waiting !== dispatch) return;
+        waiting = undefined;
+        dispatch();
+      });
+    },
   });
   return (key) => loader.load(key);
 }
