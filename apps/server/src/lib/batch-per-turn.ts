@@ -1,17 +1,19 @@
 import DataLoader from 'dataloader';
 
 /**
- * How many keys one batch carries at most (decision 0059). A batch is sent as soon as it is full, not
- * at the end of the turn: PostgreSQL starts on it while this process still takes the turn's other
- * requests, and a turn of many calls goes as several statements that other connections run beside it.
+ * How many keys one batch carries at most (decision 0059). A full batch goes when the next key is
+ * asked for, not at the end of the turn: PostgreSQL starts on it while this process still takes the
+ * turn's other requests, and a turn of many calls goes as several statements that other connections
+ * run beside it.
  */
 export const BATCH_PER_TURN_MAX = 8;
 
 /**
  * The calls of one turn of the event loop run together (decision 0053): `runMany` gets the keys asked
  * for during the turn, at most BATCH_PER_TURN_MAX at a time, and answers one value per key, in order
- * (an Error fails that key's call alone). A batch goes when it is full (decision 0059), or else after
- * the event loop has taken every request that arrived together (`setImmediate`). Under load one
+ * (an Error fails that key's call alone). A full batch goes when the next key is asked for (decision
+ * 0059); any other after the event loop has taken every request that arrived together
+ * (`setImmediate`). Under load one
  * statement for 8 calls costs PostgreSQL and this process little more than one did. Nothing is kept
  * (DataLoader's cache is off): every call asks the database, and a write is seen by the next read. A
  * failed batch fails every call in it. Not for reads inside a transaction: those must go on the
