@@ -13,11 +13,10 @@ export const BATCH_PER_TURN_MAX = 8;
  * for during the turn, at most BATCH_PER_TURN_MAX at a time, and answers one value per key, in order
  * (an Error fails that key's call alone). A full batch goes when the next key is asked for (decision
  * 0059); any other after the event loop has taken every request that arrived together
- * (`setImmediate`). Under load one
- * statement for 8 calls costs PostgreSQL and this process little more than one did. Nothing is kept
- * (DataLoader's cache is off): every call asks the database, and a write is seen by the next read. A
- * failed batch fails every call in it. Not for reads inside a transaction: those must go on the
- * transaction's connection, alone.
+ * (`setImmediate`). Under load one statement for 8 calls costs PostgreSQL and this process little
+ * more than one did. Nothing is kept (DataLoader's cache is off): every call asks the database, and a
+ * write is seen by the next read. A failed batch fails every call in it. Not for reads inside a
+ * transaction: those must go on the transaction's connection, alone.
  */
 export function batchPerTurn<K, V>(
   runMany: (keys: readonly K[]) => Promise<readonly (V | Error)[]>,
