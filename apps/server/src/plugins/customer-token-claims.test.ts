@@ -8,8 +8,8 @@ import { loadSigningKeys, publicJwksOf } from '../idp/provider-keys.js';
 
 // Every token below is signed with the realm's own private key (or forged from it), so its signature
 // alone would pass: each must still be refused for its claims or its header, with the answer a caller
-// can act on. (Checking these tokens with fast-jwt instead of jose was tried on 28 Nov and not kept:
-// docs/performance.md#token-check-tried.)
+// can act on. (Checking these tokens with fast-jwt instead of jose was tried on 28 Nov and again on
+// 30 Nov, and not kept: docs/performance.md#token-check-tried and #thread-waits.)
 describe('customer access tokens signed by the realm’s key', () => {
   let t: TestApp;
   let valid: string;
