@@ -1,20 +1,59 @@
+import { sql } from 'kysely';
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
 import type { Db } from './database.js';
 import { migrations } from './migrations/index.js';
 
-class StaticMigrationProvider implements MigrationProvider {
+/** Kysely's table of the migrations run on a database. */
+const MIGRATION_TABLE = 'kysely_migration';
+
+/**
+ * This release's migrations, and, as steps that do nothing, those a later release has already run on
+ * the database (`later`). Kysely refuses a database holding a migration its code does not list; an
+ * instance of the release before must still start on a schema the next release expanded (a rolling
+ * upgrade, a roll-back: docs/operations.md#upgrades-with-migrations).
+ */
+class ReleaseMigrationProvider implements MigrationProvider {
+  constructor(private readonly later: readonly string[]) {}
+
   async getMigrations(): Promise<Record<string, Migration>> {
-    return migrations;
+    const fromLaterRelease: Migration = {
+      up: async () => {
+        throw new Error('a migration of a later release cannot run here');
+      },
+    };
+    return { ...migrations, ...Object.fromEntries(this.later.map((name) => [name, fromLaterRelease])) };
   }
 }
 
-/** Brings the schema up to date; throws with the failing migration's name. */
-export async function migrateToLatest(db: Db): Promise<void> {
-  const migrator = new Migrator({ db, provider: new StaticMigrationProvider() });
+/**
+ * The migrations run on the database that this release does not know and that come after all of its
+ * own: a later release's. An unknown name among this release's own (before its last) is not one of
+ * them: Kysely then refuses the database as corrupted, as it should.
+ */
+async function laterReleasesMigrations(db: Db): Promise<string[]> {
+  const known = Object.keys(migrations).sort();
+  const last = known.at(-1)!;
+  const table = await sql<{
+    present: string | null;
+  }>`select to_regclass(${MIGRATION_TABLE}) as present`.execute(db);
+  if (!table.rows[0]?.present) return [];
+  const executed = await sql<{ name: string }>`select name from ${sql.table(MIGRATION_TABLE)}`.execute(db);
+  return executed.rows.map((r) => r.name).filter((name) => !known.includes(name) && name > last);
+}
+
+/**
+ * Brings the schema up to date; throws with the failing migration's name. On a schema a later
+ * release has migrated further, runs what this release lacks of its own (nothing, normally) and
+ * leaves the later release's migrations as they are (`laterMigrations` in the answer, for the log).
+ */
+export async function migrateToLatest(db: Db): Promise<{ laterMigrations: string[] }> {
+  const later = await laterReleasesMigrations(db);
+  const migrator = new Migrator({ db, provider: new ReleaseMigrationProvider(later) });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error) {
     const detail = error instanceof Error ? error.message : String(error);
     throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${detail}`, { cause: error });
   }
+  return { laterMigrations: later };
 }

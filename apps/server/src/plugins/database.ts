@@ -29,7 +29,13 @@ export default fp<{ config: AppConfig; db?: Db }>(
     // transaction-pooling PgBouncer its lock and unlock could land on two server connections (the
     // lock then stays, and the next instance waits for it). With DATABASE_DIRECT_URL they run on a
     // connection straight to PostgreSQL (deploy/README.md#connections).
-    await startStep('database migrations', () => onDirectConnection(db, config, migrateToLatest));
+    const { laterMigrations } = await startStep('database migrations', () =>
+      onDirectConnection(db, config, migrateToLatest),
+    );
+    // A later release migrated the schema further (a rolling upgrade, a roll-back): expand-only
+    // migrations keep it readable by this one (docs/operations.md#upgrades-with-migrations).
+    if (laterMigrations.length > 0)
+      app.log.warn({ laterMigrations }, "the database's schema is a later release's: running on it as it is");
     await startStep('reference data', () => seedReferenceData(db));
     app.decorate('db', db);
     // A database handed in by the caller (tests) is closed by the caller.
@@ -39,12 +45,12 @@ export default fp<{ config: AppConfig; db?: Db }>(
 );
 
 /** Runs `step` on a database of one connection straight to PostgreSQL when the pool's URL differs. */
-async function onDirectConnection(db: Db, config: AppConfig, step: (db: Db) => Promise<void>): Promise<void> {
+async function onDirectConnection<T>(db: Db, config: AppConfig, step: (db: Db) => Promise<T>): Promise<T> {
   const source = databaseSource(db);
   if (source?.kind !== 'postgres' || source.directUrl === source.url) return step(db);
   const direct = await openDatabase({ databaseUrl: source.directUrl, dataDir: config.dataDir, poolSize: 1 });
   try {
-    await step(direct);
+    return await step(direct);
   } finally {
     await direct.destroy();
   }
