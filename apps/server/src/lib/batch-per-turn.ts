@@ -39,3 +39,39 @@ export function batchPerTurn<K, V>(
   });
   return (key) => loader.load(key);
 }
+
+/**
+ * Like batchPerTurn, but at most `maxRunning` batches run at once: the keys asked for while they run
+ * wait, and go together (up to `maxBatchSize` at a time) when one of them ends (decision 0060). For
+ * work whose cost is mostly per statement and per commit, not per key, such as the expiry of what
+ * fell due on a member's visit. Under light load each batch goes at the end of its turn, as with
+ * batchPerTurn.
+ */
+export function batchWhileBusy<K, V>(
+  runMany: (keys: readonly K[]) => Promise<readonly (V | Error)[]>,
+  { maxBatchSize, maxRunning }: { maxBatchSize: number; maxRunning: number },
+): (key: K) => Promise<V> {
+  let running = 0;
+  /** Batches ready to go once a running one ends, oldest first. */
+  const ready: (() => void)[] = [];
+  const ended = () => {
+    running -= 1;
+    ready.shift()?.();
+  };
+  const loader = new DataLoader<K, V>(
+    (keys) => {
+      running += 1;
+      const run = runMany(keys);
+      run.then(ended, ended);
+      return run;
+    },
+    {
+      cache: false,
+      maxBatchSize,
+      // A batch collects keys until its turn ends, and then until fewer than maxRunning run.
+      batchScheduleFn: (dispatch) =>
+        setImmediate(() => (running < maxRunning ? dispatch() : ready.push(dispatch))),
+    },
+  );
+  return (key) => loader.load(key);
+}

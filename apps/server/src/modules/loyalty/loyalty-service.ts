@@ -9,7 +9,7 @@ import type {
 import { changeNotices } from '../../db/change-notices.js';
 import type { Db } from '../../db/database.js';
 import type { InvalidatingCache } from '../../lib/invalidating-cache.js';
-import { batchPerTurn } from '../../lib/batch-per-turn.js';
+import { batchPerTurn, batchWhileBusy } from '../../lib/batch-per-turn.js';
 import type { LoyaltyContent, RewardRule } from '../content/index.js';
 import {
   createLedgerBatch,
@@ -83,6 +83,9 @@ const INSERT_CHUNK = 100;
  * events waiting for one of these customers' locks waits for one batch's statements at most.
  */
 export const EXPIRY_BATCH_CUSTOMERS = 250;
+
+/** Asks for expiry whose moments are at most this far apart (ms) are expired together at the latest. */
+const EXPIRY_MOMENTS_APART = 1000;
 
 const NOTHING_EXPIRED: CustomerExpiry = { lots: 0, points: 0, tierRecomputed: false, tierLowered: false };
 
@@ -230,37 +233,68 @@ export function createLoyaltyService({ db, content, clock = systemClock, cache }
   }
 
   /**
-   * Expiry for one customer (a member's visit with something due, an operator's command): the asks of
-   * one turn of the event loop in one transaction (decision 0054), one per moment asked for (tests ask
-   * at moments of their own).
+   * The expiry lane of this instance (decision 0060): asks for one customer's expiry that come while
+   * an expiry runs wait for it, then go together in one transaction, up to EXPIRY_BATCH_CUSTOMERS.
+   * Asks whose moments lie within EXPIRY_MOMENTS_APART of each other are expired at the latest of
+   * them: what fell due up to then is due for each of them too, since every moment asked for has
+   * passed (tests that ask at moments of their own, further apart, get a transaction per moment).
+   * The lane never waits for another transaction's lock (`skip-locked`): a customer whose account
+   * is held is answered null, and expireNow expires them outside the lane.
    */
-  const expireAsked = batchPerTurn<
+  const expireInLane = batchWhileBusy<
     { customerId: string; now: Date },
-    { account: LoyaltyAccount; expiry: CustomerExpiry }
-  >(async (asks) => {
-    const byMoment = new Map<number, Set<string>>();
-    for (const { customerId, now } of asks) {
-      const ids = byMoment.get(now.getTime()) ?? new Set();
-      byMoment.set(now.getTime(), ids.add(customerKey(customerId)));
-    }
-    const done = new Map<string, { account: LoyaltyAccount; expiry: CustomerExpiry }>();
-    for (const [moment, ids] of byMoment) {
-      for (const [id, result] of await expireTogether([...ids], new Date(moment), 'wait'))
-        done.set(`${moment} ${id}`, result);
-    }
-    // A customer asked for twice at one moment: the first ask gets what was expired, the next ones
-    // what a run straight after would find (nothing), as if they had run one after the other.
-    const told = new Set<string>();
-    return asks.map(({ customerId, now }) => {
-      const key = `${now.getTime()} ${customerKey(customerId)}`;
-      const result = done.get(key);
-      if (!result) return new Error(`no loyalty account for ${customerId}`);
-      if (told.has(key)) return { account: result.account, expiry: { ...NOTHING_EXPIRED } };
-      told.add(key);
-      return result;
-    });
-  });
-  const expireNow = (customerId: string, now: Date) => expireAsked({ customerId, now });
+    { account: LoyaltyAccount; expiry: CustomerExpiry } | null
+  >(
+    async (asks) => {
+      const moments = [...new Set(asks.map((ask) => ask.now.getTime()))].sort((x, y) => x - y);
+      /** Each moment asked for, to the moment its group is expired at. */
+      const groupOf = new Map<number, number>();
+      for (let i = 0; i < moments.length;) {
+        let j = i;
+        while (j + 1 < moments.length && moments[j + 1]! - moments[i]! <= EXPIRY_MOMENTS_APART) j += 1;
+        for (let k = i; k <= j; k += 1) groupOf.set(moments[k]!, moments[j]!);
+        i = j + 1;
+      }
+      const byMoment = new Map<number, Set<string>>();
+      for (const { customerId, now } of asks) {
+        const moment = groupOf.get(now.getTime())!;
+        byMoment.set(moment, (byMoment.get(moment) ?? new Set()).add(customerKey(customerId)));
+      }
+      const done = new Map<string, { account: LoyaltyAccount; expiry: CustomerExpiry }>();
+      for (const [moment, ids] of byMoment) {
+        for (const [id, result] of await expireTogether([...ids], new Date(moment), 'skip-locked'))
+          done.set(`${moment} ${id}`, result);
+      }
+      // A customer asked for twice in one group: the first ask gets what was expired, the next ones
+      // what a run straight after would find (nothing), as if they had run one after the other.
+      const told = new Set<string>();
+      return asks.map(({ customerId, now }) => {
+        const key = `${groupOf.get(now.getTime())} ${customerKey(customerId)}`;
+        const result = done.get(key);
+        if (!result) return null;
+        if (told.has(key)) return { account: result.account, expiry: { ...NOTHING_EXPIRED } };
+        told.add(key);
+        return result;
+      });
+    },
+    { maxBatchSize: EXPIRY_BATCH_CUSTOMERS, maxRunning: 1 },
+  );
+
+  /**
+   * Expiry for one customer (a member's visit with something due, an operator's command): in the
+   * lane, or, when another transaction holds the account (or there is none yet), on its own,
+   * waiting for the lock (and creating the account), as before decision 0060.
+   */
+  async function expireNow(
+    customerId: string,
+    now: Date,
+  ): Promise<{ account: LoyaltyAccount; expiry: CustomerExpiry }> {
+    const inLane = await expireInLane({ customerId, now });
+    if (inLane) return inLane;
+    const alone = (await expireTogether([customerId], now, 'wait')).get(customerKey(customerId));
+    if (!alone) throw new Error(`no loyalty account for ${customerId}`);
+    return alone;
+  }
 
   /**
    * Expiry for everyone with lots or a tier due at `now`, set-based (decision 0045): one statement

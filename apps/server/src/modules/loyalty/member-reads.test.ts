@@ -68,6 +68,34 @@ function countingService(failNext = { on: false }, cache?: InvalidatingCache<unk
   return { service: createLoyaltyService({ db, content, cache }), statements: () => statements };
 }
 
+/** Customers with 40+i points earned at t0 (due 12 months later) and 5 earned 11 months after t0. */
+async function customersWithLotsDue(count: number, t0: Date): Promise<string[]> {
+  const { service: setup } = countingService();
+  const ids = [];
+  for (let i = 0; i < count; i++) {
+    const id = (await createTestCustomer(database.db)).id;
+    ids.push(id);
+    await setup.applyEvent(rental(id, `old-${i}`, 40 + i, t0), t0);
+    await setup.applyEvent(rental(id, `new-${i}`, 5, addMonths(t0, 11)), addMonths(t0, 11));
+  }
+  return ids;
+}
+
+/** When each customer's expiry entries were recorded: one transaction records them at one moment. */
+const expiryRecordedAt = async (ids: readonly string[]) =>
+  Promise.all(
+    ids.map(async (id) => {
+      const rows = await database.db
+        .selectFrom('loyalty_events')
+        .select('recorded_at')
+        .where('customer_id', '=', id)
+        .where('type', '=', 'expiry')
+        .execute();
+      expect(rows).toHaveLength(1);
+      return rows[0]!.recorded_at.getTime();
+    }),
+  );
+
 describe("members' reads asked together", () => {
   it('answer each member with their own tier details, in one statement', async () => {
     const alone = createLoyaltyService({ db: database.db, content });
@@ -313,6 +341,25 @@ describe("members' reads asked together", () => {
     expect(statements()).toBeLessThan(15);
   });
 
+  it('expire members visiting milliseconds apart in one transaction, each what was due (decision 0060)', async () => {
+    const t0 = new Date('2025-02-10T00:00:00Z');
+    const due = await customersWithLotsDue(4, t0);
+    const dueAt = addMonths(t0, 12).getTime();
+    const { service } = countingService();
+    // Each request reads its own clock: the moments differ by a millisecond or two.
+    const details = await Promise.all(
+      due.map((id, i) => service.tierDetails(id, new Date(dueAt + 60_000 + i))),
+    );
+    expect(details.map((d) => d.points)).toEqual([5, 5, 5, 5]);
+    expect(new Set(await expiryRecordedAt(due)).size).toBe(1);
+    const history = await service.history(due[3]!, 0, 10, new Date(dueAt + 120_000));
+    expect(history.content.map((entry) => [entry.type, entry.points])).toEqual([
+      ['expiry', -43],
+      ['rental-completed', 5],
+      ['rental-completed', 43],
+    ]);
+  });
+
   it('fail every caller of a failed statement, and the next reads work', async () => {
     const failNext = { on: false };
     const { service } = countingService(failNext);
@@ -327,6 +374,38 @@ describe("members' reads asked together", () => {
 // Prepared statements are PostgreSQL's (PGlite runs in the process: nothing to plan once per connection).
 if (testDbTarget() === 'postgres')
   describe("members' reads on a PostgreSQL server", () => {
+    it("expire a member whose account another transaction holds after it, without holding up the others' expiry", async () => {
+      const t0 = new Date('2025-03-10T00:00:00Z');
+      const [held, free] = await customersWithLotsDue(2, t0);
+      const now = new Date(addMonths(t0, 12).getTime() + 60_000);
+      const { service } = countingService();
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      let locked!: () => void;
+      const isLocked = new Promise<void>((resolve) => (locked = resolve));
+      // An event batch, say, holding the account's lock (decision 0006: every ledger change takes it).
+      const holder = database.db.transaction().execute(async (tx) => {
+        await tx
+          .selectFrom('loyalty_accounts')
+          .select('customer_id')
+          .where('customer_id', '=', held!)
+          .forUpdate()
+          .execute();
+        locked();
+        await released;
+      });
+      await isLocked;
+      let heldAnswered = false;
+      const heldVisit = service.tierDetails(held!, now).then((d) => ((heldAnswered = true), d));
+      const freeVisit = await service.tierDetails(free!, now);
+      expect(freeVisit.points).toBe(5);
+      expect(heldAnswered).toBe(false);
+      release();
+      await holder;
+      expect((await heldVisit).points).toBe(5);
+      expect(await expiryRecordedAt([held!, free!])).toHaveLength(2);
+    });
+
     it('are prepared statements, planned once per connection: the tier details, a history page and the forecast', async () => {
       // Decision 0051. The history page's and the forecast's reads multiply (page bounds, epoch
       // milliseconds); they went unprepared while any `*` counted as every column, and were planned at
