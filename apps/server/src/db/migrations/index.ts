@@ -15,6 +15,7 @@ import * as m0014 from './0014-passkeys.js';
 import * as m0015 from './0015-points-expiry-reminders.js';
 import * as m0019 from './0019-data-rights.js';
 import * as m0044 from './0044-dpop-proofs.js';
+import * as m0061 from './0061-session-devices-room-for-updates.js';
 
 /** Every migration, in order. Listed statically so the compiled server needs no file scanning. */
 export const migrations: Record<string, Migration> = {
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   '0015-points-expiry-reminders': m0015,
   '0019-data-rights': m0019,
   '0044-dpop-proofs': m0044,
+  '0061-session-devices-room-for-updates': m0061,
 };
