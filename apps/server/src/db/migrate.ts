@@ -47,13 +47,16 @@ async function laterReleasesMigrations(db: Db): Promise<string[]> {
  * leaves the later release's migrations as they are (`laterMigrations` in the answer, for the log).
  */
 export async function migrateToLatest(db: Db): Promise<{ laterMigrations: string[] }> {
-  const later = await laterReleasesMigrations(db);
-  const migrator = new Migrator({ db, provider: new ReleaseMigrationProvider(later) });
-  const { error, results } = await migrator.migrateToLatest();
-  const failed = results?.find((r) => r.status === 'Error');
-  if (error) {
+  // Twice at most: a later release's instance may migrate between the look at the table and the
+  // migrator's lock (two releases starting at once during a roll).
+  for (let attempt = 1; ; attempt += 1) {
+    const later = await laterReleasesMigrations(db);
+    const migrator = new Migrator({ db, provider: new ReleaseMigrationProvider(later) });
+    const { error, results } = await migrator.migrateToLatest();
+    if (!error) return { laterMigrations: later };
     const detail = error instanceof Error ? error.message : String(error);
+    if (attempt < 2 && detail.includes('previously executed migration')) continue;
+    const failed = results?.find((r) => r.status === 'Error');
     throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${detail}`, { cause: error });
   }
-  return { laterMigrations: later };
 }
