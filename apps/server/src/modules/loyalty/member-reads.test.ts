@@ -374,6 +374,29 @@ describe("members' reads asked together", () => {
 // Prepared statements are PostgreSQL's (PGlite runs in the process: nothing to plan once per connection).
 if (testDbTarget() === 'postgres')
   describe("members' reads on a PostgreSQL server", () => {
+    it('expire each lot once when two instances take the same members with lots due at once', async () => {
+      const t0 = new Date('2025-04-10T00:00:00Z');
+      const due = await customersWithLotsDue(6, t0);
+      const now = new Date(addMonths(t0, 12).getTime() + 60_000);
+      // A second instance: its own pool on the same database, and its own lane.
+      const other = await openDatabase({ databaseUrl: database.url, dataDir: '', poolSize: 5 });
+      try {
+        const first = createLoyaltyService({ db: database.db, content });
+        const second = createLoyaltyService({ db: other, content });
+        const answers = await Promise.all(
+          due.flatMap((id, i) => [
+            first.tierDetails(id, new Date(now.getTime() + i)),
+            second.tierDetails(id, now),
+          ]),
+        );
+        expect(answers.map((d) => d.points)).toEqual(due.flatMap(() => [5, 5]));
+        // One expiry entry per customer (expiryRecordedAt checks it), whichever instance wrote it.
+        expect(await expiryRecordedAt(due)).toHaveLength(6);
+      } finally {
+        await other.destroy();
+      }
+    });
+
     it("expire a member whose account another transaction holds after it, without holding up the others' expiry", async () => {
       const t0 = new Date('2025-03-10T00:00:00Z');
       const [held, free] = await customersWithLotsDue(2, t0);
