@@ -1,10 +1,7 @@
 import { sql } from 'kysely';
-import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
+import { DEFAULT_MIGRATION_TABLE, Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
 import type { Db } from './database.js';
 import { migrations } from './migrations/index.js';
-
-/** Kysely's table of the migrations run on a database. */
-const MIGRATION_TABLE = 'kysely_migration';
 
 /**
  * This release's migrations, and, as steps that do nothing, those a later release has already run on
@@ -35,9 +32,11 @@ async function laterReleasesMigrations(db: Db): Promise<string[]> {
   const last = known.at(-1)!;
   const table = await sql<{
     present: string | null;
-  }>`select to_regclass(${MIGRATION_TABLE}) as present`.execute(db);
+  }>`select to_regclass(${DEFAULT_MIGRATION_TABLE}) as present`.execute(db);
   if (!table.rows[0]?.present) return [];
-  const executed = await sql<{ name: string }>`select name from ${sql.table(MIGRATION_TABLE)}`.execute(db);
+  const executed = await sql<{
+    name: string;
+  }>`select name from ${sql.table(DEFAULT_MIGRATION_TABLE)}`.execute(db);
   return executed.rows.map((r) => r.name).filter((name) => !known.includes(name) && name > last);
 }
 

@@ -70,7 +70,7 @@ function countingService(failNext = { on: false }, cache?: InvalidatingCache<unk
 
 /** Customers with 40+i points earned at t0 (due 12 months later) and 5 earned 11 months after t0. */
 async function customersWithLotsDue(count: number, t0: Date): Promise<string[]> {
-  const { service: setup } = countingService();
+  const setup = createLoyaltyService({ db: database.db, content });
   const ids = [];
   for (let i = 0; i < count; i++) {
     const id = (await createTestCustomer(database.db)).id;
@@ -315,15 +315,8 @@ describe("members' reads asked together", () => {
   });
 
   it('expire what is due for members visiting at once, each once, in one transaction', async () => {
-    const { service: setup } = countingService();
     const t0 = new Date('2025-01-10T00:00:00Z');
-    const due = [];
-    for (let i = 0; i < 3; i++) {
-      const id = (await createTestCustomer(database.db)).id;
-      due.push(id);
-      await setup.applyEvent(rental(id, `old-${i}`, 40 + i, t0), t0);
-      await setup.applyEvent(rental(id, `new-${i}`, 5, addMonths(t0, 11)), addMonths(t0, 11));
-    }
+    const due = await customersWithLotsDue(3, t0);
     const now = new Date(addMonths(t0, 12).getTime() + 60_000);
     const { service, statements } = countingService();
     const together = await Promise.all(due.map((id) => service.tierDetails(id, now)));
