@@ -214,6 +214,13 @@ for (const c of constraints.filter((c) => c.def.startsWith('UNIQUE')))
 // since is left due. About half the lots of two years are expired: r is chosen so that rentals and
 // expiry entries together make the customer's count.
 const SPAN = 730 * DAY;
+// A real ledger is written as rentals come in, every customer's among everyone else's, so that a
+// customer's entries lie on as many table pages as they have entries. Written customer by customer,
+// each customer's ~49 entries shared one or two pages, and a history page at a million read 1–2 of
+// the table's pages instead of 20 (until 30 Nov 2026). The entries of each block of INTERLEAVED
+// customers are therefore written in the order they were recorded: a measured customer (about one
+// in a hundred) then finds each entry on a page of its own, as in a ledger written over two years.
+const INTERLEAVED = Number(process.env.BENCH_INTERLEAVED_CUSTOMERS ?? 1000);
 const lastRun = now - DAY;
 const expiredShare = (SPAN - 365.25 * DAY - DAY) / SPAN;
 // Rows get their ids here (COPY takes values for the identity column): an expiry entry's source id
@@ -238,7 +245,8 @@ await copy(
     'recorded_at',
   ],
   function* () {
-    let batch = [];
+    // A block's entries, [recorded at, row], written in the order they were recorded (INTERLEAVED).
+    let block = [];
     for (let k = 0; k < CUSTOMERS; k++) {
       const rentals = Math.max(1, Math.round(counts[k] / (1 + expiredShare)));
       const spacing = SPAN / rentals;
@@ -265,9 +273,10 @@ await copy(
       const writeExpiry = () => {
         const lot = expiring[first++];
         seq += 1;
-        batch.push(
+        block.push([
+          lot.runAt,
           `${nextId++}\t${customer}\t${seq}\texpiry:${lot.id}\texpiry\t${-lot.points}\t${iso(lot.expiresAt)}\t\\N\t0\t\t${tierAt(lot.runAt)}\t${iso(lot.runAt)}\n`,
-        );
+        ]);
       };
       for (let s = 1; s <= rentals; s++) {
         const occurred = start + (s - 1) * spacing;
@@ -279,9 +288,10 @@ await copy(
         seq += 1;
         earned.push({ at: occurred, points });
         windowPoints += points;
-        batch.push(
+        block.push([
+          occurred,
           `${id}\t${customer}\t${seq}\trental-${customer.slice(0, 8)}-${s}\trental-completed\t${points}\t${iso(occurred)}\t${iso(expiresAt)}\t${expired ? 0 : points}\t\t${tierAt(occurred)}\t${iso(occurred)}\n`,
-        );
+        ]);
         if (expired) {
           // The first nightly run at or after the expiry.
           const runAt = lastRun - Math.floor((lastRun - expiresAt) / DAY) * DAY;
@@ -297,12 +307,12 @@ await copy(
       tierCounts.set(tierState.tier, (tierCounts.get(tierState.tier) ?? 0) + 1);
       balances[k] = balance;
       eventCounts[k] = seq;
-      if (batch.length >= 5000) {
-        yield batch;
-        batch = [];
+      if ((k + 1) % INTERLEAVED === 0 || k === CUSTOMERS - 1) {
+        block.sort((a, b) => a[0] - b[0]);
+        for (let i = 0; i < block.length; i += 5000) yield block.slice(i, i + 5000).map(([, row]) => row);
+        block = [];
       }
     }
-    if (batch.length) yield batch;
   },
 );
 await step(
