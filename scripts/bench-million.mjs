@@ -301,14 +301,53 @@ let callNumber = 0;
  * Measures one call on every database, one straight after the other; the order is swapped from one
  * call to the next so that neither database always runs first (a warmer or cooler machine).
  */
-async function compare(title, run, { unlike = false } = {}) {
+async function compare(title, run, { unlike = false, servers = true } = {}) {
   const order = callNumber++ % 2 === 0 ? targets : [...targets].reverse();
-  const row = { title, by: new Map(), unlike };
+  const row = { title, by: new Map(), unlike, gc: new Map() };
   for (const target of order) {
+    const before = servers ? await collectionsOf(target) : undefined;
     row.by.set(target, await run(target));
-    log(`${title} on ${target.name}: ${describe(row.by.get(target))}`);
+    const gc = servers ? collectedSince(before, await collectionsOf(target)) : undefined;
+    if (gc) row.gc.set(target, gc);
+    log(
+      `${title} on ${target.name}: ${describe(row.by.get(target))}` +
+        (gc
+          ? `; the server's collections: ${gc.major} major (${gc.majorMs.toFixed(0)} ms), ${gc.minor} minor (${gc.minorMs.toFixed(0)} ms)`
+          : ''),
+    );
   }
   results.push(row);
+}
+
+/**
+ * The garbage collections of a database's server so far, from its Prometheus metrics (prom-client's
+ * nodejs_gc_duration_seconds by kind); undefined when the metrics cannot be read. A collection that
+ * stops the server for 10–20 ms delays every request in flight and those that arrive meanwhile: at
+ * 4 000/s, about 80 requests, nearly a p99's worth of a pass of 10 000.
+ */
+async function collectionsOf(target) {
+  if (target.port === undefined) return undefined;
+  try {
+    const text = await (await fetch(`${base(target)}/metrics`)).text();
+    const kinds = {};
+    for (const [, part, kind, value] of text.matchAll(
+      /^nodejs_gc_duration_seconds_(sum|count)\{kind="(\w+)"\} (\S+)$/gm,
+    ))
+      (kinds[kind] ??= { count: 0, seconds: 0 })[part === 'sum' ? 'seconds' : 'count'] = Number(value);
+    return kinds;
+  } catch {
+    return undefined;
+  }
+}
+/** Major and minor collections between two readings of collectionsOf. */
+function collectedSince(before, after) {
+  if (!before || !after) return undefined;
+  const of = (kind) => ({
+    count: (after[kind]?.count ?? 0) - (before[kind]?.count ?? 0),
+    ms: 1000 * ((after[kind]?.seconds ?? 0) - (before[kind]?.seconds ?? 0)),
+  });
+  const [major, minor] = [of('major'), of('minor')];
+  return { major: major.count, majorMs: major.ms, minor: minor.count, minorMs: minor.ms };
 }
 
 /**
@@ -348,8 +387,24 @@ function printReport() {
     const loads = targets.filter((t) => by.has(t)).map((t) => by.get(t).load);
     console.log(`| ${title} | ${cells.join(' | ')} |${p99Ratio} ${loads.join(', ')} |`);
   }
+  printCollections();
   printShares();
   if (notes.length > 0) console.log(`\n${notes.join('\n')}`);
+}
+
+/** The servers' garbage collections during each call, by database. */
+function printCollections() {
+  const rows = results.filter((r) => r.gc?.size);
+  if (rows.length === 0) return;
+  console.log(`\nThe servers' garbage collections during each call (from their /metrics): major, minor.\n`);
+  console.log(`| call | ${targets.map((t) => t.name).join(' | ')} |`);
+  console.log(`| --- | ${targets.map(() => '---').join(' | ')} |`);
+  const cell = (gc) =>
+    gc
+      ? `${gc.major} major (${gc.majorMs.toFixed(0)} ms), ${gc.minor} minor (${gc.minorMs.toFixed(0)} ms)`
+      : '—';
+  for (const { title, gc } of rows)
+    console.log(`| ${title} | ${targets.map((t) => cell(gc.get(t))).join(' | ')} |`);
 }
 
 /**
@@ -534,8 +589,10 @@ try {
     // The bare server warms up first (JIT): a cold first pass ran at half its later rate (27 Nov),
     // which flattered every share of it; the app's servers are warmed at each restart (restartServers).
     await bareRate();
-    await compare('bare Fastify hello-world (same run)', (target) =>
-      blast(`http://127.0.0.1:${baselinePort}`, target.list, () => ({ path: '/hello' })),
+    await compare(
+      'bare Fastify hello-world (same run)',
+      (target) => blast(`http://127.0.0.1:${baselinePort}`, target.list, () => ({ path: '/hello' })),
+      { servers: false },
     );
     // Each token's first call on a restarted instance checks its RS256 signature (about 60 µs of CPU
     // here); later calls find it among the verified tokens. At a million that is 10 000 checks, at
@@ -560,8 +617,10 @@ try {
       );
     // The bare Fastify once more: its rate moves with the machine, and the shares below are of the
     // highest of its passes (the strictest reference).
-    await compare('bare Fastify hello-world, again after the reads', (target) =>
-      blast(`http://127.0.0.1:${baselinePort}`, target.list, () => ({ path: '/hello' })),
+    await compare(
+      'bare Fastify hello-world, again after the reads',
+      (target) => blast(`http://127.0.0.1:${baselinePort}`, target.list, () => ({ path: '/hello' })),
+      { servers: false },
     );
     await restartServers({}, 'read caches on (the default)');
     // The first 500 customers again and again: what the per-instance read cache answers, once it holds
