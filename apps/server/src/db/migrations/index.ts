@@ -16,6 +16,7 @@ import * as m0015 from './0015-points-expiry-reminders.js';
 import * as m0019 from './0019-data-rights.js';
 import * as m0044 from './0044-dpop-proofs.js';
 import * as m0061 from './0061-session-devices-room-for-updates.js';
+import * as m0062 from './0062-ledger-covering-indexes.js';
 
 /** Every migration, in order. Listed statically so the compiled server needs no file scanning. */
 export const migrations: Record<string, Migration> = {
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   '0019-data-rights': m0019,
   '0044-dpop-proofs': m0044,
   '0061-session-devices-room-for-updates': m0061,
+  '0062-ledger-covering-indexes': m0062,
 };
