@@ -220,7 +220,7 @@ const SPAN = 730 * DAY;
 // the table's pages instead of 20 (until 30 Nov 2026). The entries of each block of INTERLEAVED
 // customers are therefore written in the order they were recorded: a measured customer (about one
 // in a hundred) then finds each entry on a page of its own, as in a ledger written over two years.
-const INTERLEAVED = Number(process.env.BENCH_INTERLEAVED_CUSTOMERS ?? 1000);
+const INTERLEAVED = Math.max(1, Number(process.env.BENCH_INTERLEAVED_CUSTOMERS ?? 1000) || 1);
 const lastRun = now - DAY;
 const expiredShare = (SPAN - 365.25 * DAY - DAY) / SPAN;
 // Rows get their ids here (COPY takes values for the identity column): an expiry entry's source id
