@@ -1,13 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  CompiledQuery,
-  DummyDriver,
-  Kysely,
-  PostgresAdapter,
-  PostgresIntrospector,
-  PostgresQueryCompiler,
-} from 'kysely';
+import { CompiledQuery } from 'kysely';
 import { seedReferenceData } from '../../db/seed.js';
+import { statementOf } from '../../db/statement-of.js';
 import { createMigratedTestDatabase, type TestDatabase } from '../../testing/test-database.js';
 import { createTestCustomer } from '../../testing/loyalty-members.js';
 import { testConfig } from '../../testing/test-app.js';
@@ -17,10 +11,10 @@ import { loyaltyQueries } from './loyalty-repository.js';
 
 // Decision 0062: a ledger written as rentals come in has each customer's entries on as many table
 // pages as they have entries, so the members' reads must find what they show in the ledger's
-// indexes alone. These are the statements memberReads sends (taken from its own code, as
-// scripts/member-reads-sql.mjs does), planned against the migrated schema with every scan but an
-// index scan priced out: each read of the ledger must be an index-only scan. A column added to a
-// read but not to its index makes it an index scan again, and this test fail.
+// indexes alone. These are the statements memberReads sends (taken from its own code by
+// statementOf, as scripts/member-reads-sql.mjs takes them), planned against the migrated schema
+// with every scan but an index scan priced out: each read of the ledger must be an index-only scan.
+// A column added to a read but not to its index makes it an index scan again, and this test fail.
 let database: TestDatabase;
 let customerId: string;
 
@@ -47,22 +41,8 @@ beforeAll(async () => {
 afterAll(() => database?.drop());
 
 /** The statement memberReads sends for one ask, as text and parameters. */
-async function memberReadsStatement(ask: { page?: { index: number; size: number }; forecast?: boolean }) {
-  let query: CompiledQuery | undefined;
-  const capture = new Kysely<unknown>({
-    dialect: {
-      createAdapter: () => new PostgresAdapter(),
-      createDriver: () => new DummyDriver(),
-      createIntrospector: (kysely) => new PostgresIntrospector(kysely),
-      createQueryCompiler: () => new PostgresQueryCompiler(),
-    },
-    log: (event) => {
-      query = event.query;
-    },
-  });
-  await loyaltyQueries(capture as never).memberReads([{ customerId, ...ask }]);
-  return query!;
-}
+const memberReadsStatement = (ask: { page?: { index: number; size: number }; forecast?: boolean }) =>
+  statementOf((db) => loyaltyQueries(db).memberReads([{ customerId, ...ask }]));
 
 /** The plan's lines that read the ledger. */
 async function ledgerReads(query: CompiledQuery): Promise<string[]> {
