@@ -46,6 +46,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { autocannonPass } from './autocannon-pass.mjs';
 import { httpSignIn } from './http-sign-in.mjs';
+import { expiryForecastStatement, historyPageStatement, tierDetailsStatement } from './member-reads-sql.mjs';
 import { spawnServer } from './spawn-server.mjs';
 import { waitFor } from './wait-for-url.mjs';
 
@@ -440,16 +441,44 @@ function printShares() {
 }
 
 /**
- * Reads the million's tables and indexes into the operating system's page cache (pg_prewarm), the
- * biggest first (the page cache drops what was read longest ago first, and the small tables are read
- * at every call), as far as they fit in the free memory less 4 GB for the processes, chosen smallest
- * first (what is left out is part of the ledger, not a table every call reads). The calls are
- * then measured against the database as a server with the memory for it holds it (the small database
- * always is): freshly generated, much of it was on disk only, and a first pass of history pages read
- * it from there (519/s for 2 000 customers cold, then 2 892 and 3 694/s, 29 Nov 2026). Which pages
- * the cache held depended on what ran before, a figure no run controlled. A kernel that pages out
- * what was idle for a minute (DAMON on this machine) undoes it for whatever the calls do not touch
- * soon after. BENCH_PREWARM=0 skips it.
+ * The ledger's indexes the members' reads use: the index of every scan in the plans of memberReads'
+ * three statements (member-reads-sql.mjs, taken from the built server) for one customer. An index-only
+ * scan names its table too, which it does not read (decision 0062): only its index counts.
+ */
+async function indexesOfMemberReads(target) {
+  const names = new Set();
+  const visit = (node) => {
+    if (node['Index Name']) names.add(node['Index Name']);
+    if (node['Relation Name'] && !node['Node Type'].startsWith('Index Only'))
+      names.add(node['Relation Name']);
+    for (const child of node.Plans ?? []) visit(child);
+  };
+  for (const statement of [tierDetailsStatement, historyPageStatement, expiryForecastStatement]) {
+    const { rows } = await target.db.query(
+      `explain (format json) ${statement.text}`,
+      statement.values([target.customers[0].id]),
+    );
+    visit(rows[0]['QUERY PLAN'][0].Plan);
+  }
+  return names;
+}
+
+/**
+ * Reads the million's tables and indexes into the operating system's page cache (pg_prewarm), as
+ * far as they fit in the free memory less 4 GB for the processes. What fits is chosen in three rounds,
+ * smallest first in each: every table and index outside the ledger (the customers, accounts,
+ * sessions, consents that every call reads); the ledger's indexes that the members' reads use
+ * (indexesOfMemberReads); then the rest of the ledger (its table, which those index-only reads do
+ * not read, and the indexes only writes and the expiry job use). The chosen ones are read biggest
+ * first (the page cache drops first what was read longest ago, and the small tables are read at
+ * every call). Until 30 Nov 2026, 10:30 UTC, what fit was chosen smallest first alone; on the ledger
+ * with decision 0062's covering indexes (22 GB) that left the history's index (5.6 GB) on disk and
+ * kept indexes no measured read uses. The calls are then measured against the database as a server
+ * with the memory for its working set holds it (docs/operations.md#sizing; the small database always
+ * is): freshly generated, much of it was on disk only, and a first pass of history pages read it from
+ * there (519/s for 2 000 customers cold, then 2 892 and 3 694/s, 29 Nov 2026). A kernel that pages
+ * out what was idle for a minute (DAMON on this machine) undoes it for whatever the calls do not
+ * touch soon after. BENCH_PREWARM=0 skips it.
  */
 async function prewarm(target) {
   if (process.env.BENCH_PREWARM === '0') return log(`${target.name}: not read into memory (BENCH_PREWARM=0)`);
@@ -463,19 +492,26 @@ async function prewarm(target) {
      join pg_namespace n on n.oid = c.relnamespace
      where n.nspname = 'public' and c.relkind in ('r', 'i') order by bytes desc`,
   );
-  // What fits is chosen smallest first, so that the tables every call reads are never the ones left
-  // out (30 Nov 2026: largest first, 15.4 GB fitted and the customers, accounts and sessions were
-  // left out); then read biggest first.
+  const { rows: ledger } = await target.db.query(
+    `select 'loyalty_events' as name union all
+     select indexrelid::regclass::text from pg_index where indrelid = 'loyalty_events'::regclass`,
+  );
+  const ofLedger = new Set(ledger.map((r) => r.name));
+  const memberReads = await indexesOfMemberReads(target);
+  const round = (relation) => (!ofLedger.has(relation.name) ? 0 : memberReads.has(relation.name) ? 1 : 2);
+  // Smallest first within each round (30 Nov 2026: largest first, 15.4 GB fitted and the customers,
+  // accounts and sessions were left out; smallest first alone left the history's index out).
   let room = freemem() - 4 * 2 ** 30;
   const chosen = [];
   const left = [];
-  for (const relation of [...rows].reverse()) {
+  for (const relation of [...rows].sort((a, b) => round(a) - round(b) || Number(a.bytes) - Number(b.bytes))) {
     if (Number(relation.bytes) > room) left.push(relation.name);
     else {
-      chosen.unshift(relation);
+      chosen.push(relation);
       room -= Number(relation.bytes);
     }
   }
+  chosen.sort((a, b) => Number(b.bytes) - Number(a.bytes));
   const t0 = performance.now();
   let read = 0;
   for (const { name, bytes } of chosen) {
@@ -483,7 +519,7 @@ async function prewarm(target) {
     read += Number(bytes);
   }
   const seconds = ((performance.now() - t0) / 1000).toFixed(0);
-  const summary = `${target.name}'s tables and indexes read into memory (pg_prewarm): ${sizeText(read)} in ${seconds} s; left on disk: ${left.join(', ') || 'nothing'}.`;
+  const summary = `${target.name}'s tables and indexes read into memory (pg_prewarm): ${sizeText(read)} in ${seconds} s, the ledger's indexes of the members' reads chosen first (${[...memberReads].filter((n) => ofLedger.has(n)).join(', ')}); left on disk: ${left.join(', ') || 'nothing'}.`;
   log(summary);
   notes.push(summary);
 }
