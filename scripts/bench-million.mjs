@@ -440,9 +440,9 @@ function printShares() {
 }
 
 /**
- * The ledger's indexes the members' reads use: the index of every scan in the plans of memberReads'
- * three statements (member-reads-sql.mjs, taken from the built server) for one customer. An index-only
- * scan names its table too, which it does not read (decision 0062): only its index counts.
+ * What the members' reads use: every index scanned and every table visited in the plans of
+ * memberReads' three statements (member-reads-sql.mjs, taken from the built server) for one customer.
+ * An index-only scan names its table too, which it does not read (decision 0062): only its index counts.
  */
 async function indexesOfMemberReads(target) {
   const names = new Set();
@@ -522,7 +522,7 @@ async function prewarm(target) {
     read += Number(bytes);
   }
   const seconds = ((performance.now() - t0) / 1000).toFixed(0);
-  const summary = `${target.name}'s tables and indexes read into memory (pg_prewarm): ${sizeText(read)} in ${seconds} s, the ledger's indexes of the members' reads chosen first (${[...memberReads].filter((n) => ofLedger.has(n)).join(', ')}); left on disk: ${left.join(', ') || 'nothing'}.`;
+  const summary = `${target.name}'s tables and indexes read into memory (pg_prewarm): ${sizeText(read)} in ${seconds} s, the ledger's indexes of the members' reads chosen before the rest of the ledger (${[...memberReads].filter((n) => ofLedger.has(n)).join(', ')}); left on disk: ${left.join(', ') || 'nothing'}.`;
   log(summary);
   notes.push(summary);
 }
