@@ -2,13 +2,11 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LoyaltyEventInput, LoyaltyEventOutcome } from '@roadpass/contracts';
 import type { Db } from '../../db/database.js';
-import { seedReferenceData } from '../../db/seed.js';
-import { createMigratedTestDatabase, type TestDatabase } from '../../testing/test-database.js';
+import type { TestDatabase } from '../../testing/test-database.js';
+import { createLoyaltyTestDatabase } from '../../testing/loyalty-database.js';
 import { createTestCustomer } from '../../testing/loyalty-members.js';
-import { testConfig } from '../../testing/test-app.js';
-import { loadLoyaltyContent } from '../content/index.js';
 import { qualifyingWindowStart } from './loyalty-rules.js';
-import { createLoyaltyService, type LoyaltyService } from './loyalty-service.js';
+import type { LoyaltyService } from './loyalty-service.js';
 
 // A batch is applied in one transaction and computed in memory (ledger-batch.ts): these tests hold it
 // to the meaning of applying its events one at a time, in batch order.
@@ -17,10 +15,7 @@ let database: TestDatabase;
 let service: LoyaltyService;
 
 beforeAll(async () => {
-  database = await createMigratedTestDatabase();
-  await seedReferenceData(database.db);
-  const content = await loadLoyaltyContent(testConfig().contentDir);
-  service = createLoyaltyService({ db: database.db, content });
+  ({ database, service } = await createLoyaltyTestDatabase());
 });
 afterAll(() => database?.drop());
 

@@ -1,12 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CompiledQuery } from 'kysely';
-import { seedReferenceData } from '../../db/seed.js';
 import { statementOf } from '../../db/statement-of.js';
-import { createMigratedTestDatabase, type TestDatabase } from '../../testing/test-database.js';
+import type { TestDatabase } from '../../testing/test-database.js';
+import { createLoyaltyTestDatabase } from '../../testing/loyalty-database.js';
 import { createTestCustomer } from '../../testing/loyalty-members.js';
-import { testConfig } from '../../testing/test-app.js';
-import { loadLoyaltyContent } from '../content/index.js';
-import { createLoyaltyService } from './loyalty-service.js';
 import { loyaltyQueries } from './loyalty-repository.js';
 
 // Decision 0062: a ledger written as rentals come in has each customer's entries on as many table
@@ -19,10 +16,9 @@ let database: TestDatabase;
 let customerId: string;
 
 beforeAll(async () => {
-  database = await createMigratedTestDatabase();
-  await seedReferenceData(database.db);
-  const content = await loadLoyaltyContent(testConfig().contentDir);
-  const service = createLoyaltyService({ db: database.db, content });
+  const loyalty = await createLoyaltyTestDatabase();
+  database = loyalty.database;
+  const { content, service } = loyalty;
   customerId = (await createTestCustomer(database.db)).id;
   // Enough points for a tier with an end date, so that the forecast reads the tier's window too.
   const top = Math.max(...content.tierRules.map((rule) => rule.threshold));

@@ -1,22 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LoyaltyEventInput } from '@roadpass/contracts';
-import { seedReferenceData } from '../../db/seed.js';
-import { createMigratedTestDatabase, type TestDatabase } from '../../testing/test-database.js';
+import type { TestDatabase } from '../../testing/test-database.js';
+import { createLoyaltyTestDatabase } from '../../testing/loyalty-database.js';
 import { createTestCustomer } from '../../testing/loyalty-members.js';
-import { testConfig } from '../../testing/test-app.js';
-import { loadLoyaltyContent, type LoyaltyContent } from '../content/index.js';
+import type { LoyaltyContent } from '../content/index.js';
 import { addMonths } from './loyalty-rules.js';
-import { createLoyaltyService, type LoyaltyService } from './loyalty-service.js';
+import type { LoyaltyService } from './loyalty-service.js';
 
 let database: TestDatabase;
 let content: LoyaltyContent;
 let service: LoyaltyService;
 
 beforeAll(async () => {
-  database = await createMigratedTestDatabase();
-  await seedReferenceData(database.db);
-  content = await loadLoyaltyContent(testConfig().contentDir);
-  service = createLoyaltyService({ db: database.db, content });
+  ({ database, content, service } = await createLoyaltyTestDatabase());
 });
 afterAll(() => database?.drop());
 
