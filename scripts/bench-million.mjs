@@ -18,11 +18,12 @@
 //      of the measured customers, and warmed up with those 200. Then the million's tables and
 //      indexes are read into memory (pg_prewarm), as far as they fit in the free memory: the calls
 //      meet the database as a server with the memory for it holds it. PostgreSQL's shared_buffers
-//      are printed with the report, with a warning under a fifth of the RAM (decision 0058).
-//   3. Every call, one pass of at least 10 000 requests (BENCH_PASS_REQUESTS, only to try the script) (16 connections; consecutive requests are
+//      are printed with the report, with a warning under a fifth of the RAM (decision 0058), and whether
+//      they lie on huge pages (decision 0063).
+//   3. Every call, one pass of at least 10 000 requests (BENCH_PASS_REQUESTS, only to try the script) (BENCH_CONNECTIONS at a time, 16 by default; consecutive requests are
 //      different customers, so at a million each call's pass touches every measured customer once;
-//      on the small database the same 8 again and again, each signed in twice so that both databases
-//      run 16 sessions at once). The reads run with the read caches off (READ_CACHE_CUSTOMERS=0) on
+//      on the small database the same 8 again and again, each signed in twice (at 16 connections) so
+//      that both databases run a session per connection). The reads run with the read caches off (READ_CACHE_CUSTOMERS=0) on
 //      both, so that the small database's are database reads too, not cache hits: p50, p99,
 //      rate. The login status is measured twice: first as each token's first call on the restarted
 //      instance (its RS256 check; 10 000 tokens at a million, 16 at eight: not alike), then as a read.
@@ -41,6 +42,7 @@
 // Writes change the databases (new cities, consents, partner codes, events, expired lots). Prints
 // Markdown on stdout, progress on stderr.
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { freemem, loadavg, totalmem } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -65,7 +67,20 @@ const EXPIRY_READERS = 2000;
 // Customers that warm a restarted server (every read, WARM_REQUESTS each) and are never measured.
 const WARMERS = 200;
 const WARM_REQUESTS = 5000;
-const CONNECTIONS = 16;
+/** A whole number from the environment, at least `min`; the script stops on anything else. */
+function wholeNumber(name, fallback, min) {
+  const value = Number(process.env[name] ?? fallback);
+  if (!Number.isInteger(value) || value < min)
+    throw new Error(`${name} must be a whole number, at least ${min}`);
+  return value;
+}
+// Requests in flight (BENCH_CONNECTIONS, 16 by default, as in every run the reports compare). The
+// bare Fastify reaches its rate at 16; the server gained up to 64 on 3 000 customers, but a whole run
+// at 64 was slower (performance.md#connections, #huge-pages).
+const CONNECTIONS = wholeNumber('BENCH_CONNECTIONS', 16, 1);
+// Measured customers of the million after the first BENCH_SKIP_CUSTOMERS (0) in the script's order:
+// a second run on the same million then meets customers no run has read (first reads, lots due).
+const SKIP_CUSTOMERS = wholeNumber('BENCH_SKIP_CUSTOMERS', 0, 0);
 const firstPort = 18000 + Math.floor(Math.random() * 1000);
 const baselinePort = firstPort + 1000;
 const secret = 'bench-million-secret-0123456789abcdef';
@@ -146,8 +161,8 @@ for (const target of targets) {
     `select c.id, c.email, c.legal_entity_id from customers c
      join legal_entities e on e.legal_entity_id = c.legal_entity_id and e.iso_country = 'DE'
      where c.email like 'm%@million.example'
-     order by hashtext(c.id::text) limit $1`,
-    [TOUCH + SIGN_INS + WARMERS],
+     order by hashtext(c.id::text) limit $1 offset $2`,
+    [TOUCH + SIGN_INS + WARMERS, target === million ? SKIP_CUSTOMERS : 0],
   );
   if (germans.length === 0) throw new Error(`${target.name} has no customers of Germany from bench:generate`);
   // The production-hash sign-ins use customers the rest does not touch (when there are enough).
@@ -187,6 +202,8 @@ const notes = [];
 const sizeText = (bytes) =>
   bytes < 2 ** 30 ? `${Math.round(bytes / 2 ** 20)} MB` : `${(bytes / 2 ** 30).toFixed(1)} GB`;
 
+/** PostgreSQL's shared_buffers in bytes. */
+let bufferBytes = 0;
 // PostgreSQL's own buffers (one server for both databases). operations.md sizes them at a quarter of
 // the RAM; Debian's default is 128 MB, with which a customer's first read at a million takes most of
 // its index and table pages from the operating system's cache, or from the disk once the kernel has
@@ -196,11 +213,39 @@ const sizeText = (bytes) =>
     `select setting::int8 * 8192 as bytes from pg_settings where name = 'shared_buffers'`,
   );
   const buffers = Number(rows[0].bytes);
+  bufferBytes = buffers;
   const line = `PostgreSQL's shared_buffers: ${sizeText(buffers)} of ${sizeText(totalmem())} RAM`;
   if (buffers < totalmem() / 5) {
     const advice = `below the quarter of RAM that docs/operations.md sizes (ALTER SYSTEM SET shared_buffers = '${Math.floor(totalmem() / 4 / 2 ** 30)}GB', then restart PostgreSQL)`;
     log(`${line}: ${advice}`);
     notes.push(`${line}, ${advice}.`);
+  } else notes.push(`${line}.`);
+}
+
+// Whether those buffers lie on huge pages (decision 0063). On 4 kB pages every PostgreSQL backend maps
+// each buffer it touches with a page fault of its own, and at a million the calls touch buffers all
+// over the 6 GB: the history's statement ran 1.7 times slower on them here (performance.md#huge-pages).
+// PostgreSQL's default (huge_pages = try) uses huge pages only when the system has reserved enough
+// (vm.nr_hugepages). Read from /proc/meminfo, so only where PostgreSQL runs on this machine.
+/** PostgreSQL's buffers are on huge pages: reserved apart, so the free memory does not count them. */
+let buffersOnHugePages = false;
+if (['127.0.0.1', 'localhost', '[::1]'].includes(new URL(millionUrl).hostname)) {
+  const { rows } = await million.db.query(
+    `select current_setting('huge_pages') as setting,
+            current_setting('shared_memory_size_in_huge_pages', true) as needed`,
+  );
+  const { setting, needed } = rows[0];
+  const meminfo = readFileSync('/proc/meminfo', 'utf8');
+  const pages = (name) => Number(new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(meminfo)?.[1] ?? 0);
+  const reserved = pages('HugePages_Total');
+  const inUse = reserved - pages('HugePages_Free') + pages('HugePages_Rsvd');
+  buffersOnHugePages = setting !== 'off' && Number(needed) > 0 && inUse >= Number(needed);
+  const line = `PostgreSQL's huge pages (2 MB): huge_pages = ${setting}, ${needed ?? '?'} needed, ${reserved} reserved by the system, ${inUse} in use`;
+  // Small buffers take few pages to map: the warning is for a gigabyte or more.
+  if (!buffersOnHugePages && bufferBytes >= 2 ** 30) {
+    const advice = `its buffers lie on 4 kB pages (sysctl -w vm.nr_hugepages=${needed ?? '…'}, huge_pages = try, then restart PostgreSQL; docs/operations.md)`;
+    log(`${line}: ${advice}`);
+    notes.push(`${line}: ${advice}.`);
   } else notes.push(`${line}.`);
 }
 
@@ -368,6 +413,7 @@ function printReport() {
   const ratio = targets.length > 1;
   console.log(
     `\n${targets.map((t) => `${t.name}: ${t.total ?? '?'} customers, ${measuredOf(t)}`).join('; ')}; ` +
+      `${SKIP_CUSTOMERS ? `the million's measured customers after the first ${SKIP_CUSTOMERS}; ` : ''}` +
       `${CONNECTIONS} connections; each call on ${targets.map((t) => t.name).join(' and ')} one after the other.\n`,
   );
   console.log(
@@ -468,7 +514,7 @@ async function indexesOfMemberReads(target) {
 
 /**
  * Reads the million's tables and indexes into the operating system's page cache (pg_prewarm), as
- * far as they fit in the free memory less 4 GB for the processes. What fits is chosen in three rounds,
+ * far as they fit in the free memory (less room for the processes, below). What fits is chosen in three rounds,
  * smallest first in each: every table and index outside the ledger (the customers, accounts,
  * sessions, consents that every call reads); the ledger's indexes that the members' reads use
  * (indexesOfMemberReads); then the rest of the ledger (its table, which those index-only reads do
@@ -504,7 +550,12 @@ async function prewarm(target) {
   const round = (relation) => (!ofLedger.has(relation.name) ? 0 : memberReads.has(relation.name) ? 1 : 2);
   // Smallest first within each round (30 Nov 2026: largest first, 15.4 GB fitted and the customers,
   // accounts and sessions were left out; smallest first alone left the history's index out).
-  let room = freemem() - 4 * 2 ** 30;
+  // The free memory less 2.5 GB for the processes (two servers, this script, PostgreSQL's backends:
+  // every process on the machine together held at most 2.3 GB in run H of 30 Nov 2026), and less the
+  // buffers where they are not on huge
+  // pages: those count as free until PostgreSQL touches them, and then take their room from the page
+  // cache (until 30 Nov 2026, 14:00 UTC, a flat 4 GB was kept instead).
+  let room = freemem() - 2.5 * 2 ** 30 - (buffersOnHugePages ? 0 : bufferBytes);
   const chosen = [];
   const left = [];
   for (const relation of [...rows].sort((a, b) => round(a) - round(b) || Number(a.bytes) - Number(b.bytes))) {
