@@ -227,6 +227,19 @@ let bufferBytes = 0;
 // over the 6 GB: the history's statement ran 1.7 times slower on them here (performance.md#huge-pages).
 // PostgreSQL's default (huge_pages = try) uses huge pages only when the system has reserved enough
 // (vm.nr_hugepages). Read from /proc/meminfo, so only where PostgreSQL runs on this machine.
+// Autovacuum: this machine's PostgreSQL has it off (conf.d/90-ci.conf), so the dead rows of earlier
+// runs on the same million stay (64 909 in oidc_model_instances after five runs, 30 Nov 2026). A
+// production server has it on; the report says which was measured.
+{
+  const { rows } = await million.db.query(`select current_setting('autovacuum') as autovacuum`);
+  const line = `PostgreSQL's autovacuum: ${rows[0].autovacuum}`;
+  if (rows[0].autovacuum === 'off') {
+    const advice = `the dead rows of earlier runs on this database stay (production runs it on)`;
+    log(`${line}: ${advice}`);
+    notes.push(`${line}: ${advice}.`);
+  } else notes.push(`${line}.`);
+}
+
 /** PostgreSQL's buffers are on huge pages: reserved apart, so the free memory does not count them. */
 let buffersOnHugePages = false;
 if (['127.0.0.1', 'localhost', '[::1]'].includes(new URL(millionUrl).hostname)) {
