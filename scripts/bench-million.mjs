@@ -202,64 +202,67 @@ const notes = [];
 const sizeText = (bytes) =>
   bytes < 2 ** 30 ? `${Math.round(bytes / 2 ** 20)} MB` : `${(bytes / 2 ** 30).toFixed(1)} GB`;
 
-/** PostgreSQL's shared_buffers in bytes. */
-let bufferBytes = 0;
-// PostgreSQL's own buffers (one server for both databases). operations.md sizes them at a quarter of
-// the RAM; Debian's default is 128 MB, with which a customer's first read at a million takes most of
-// its index and table pages from the operating system's cache, or from the disk once the kernel has
-// reclaimed them (decision 0058). The report says which it measured.
-{
-  const { rows } = await million.db.query(
-    `select setting::int8 * 8192 as bytes from pg_settings where name = 'shared_buffers'`,
-  );
-  const buffers = Number(rows[0].bytes);
-  bufferBytes = buffers;
-  const line = `PostgreSQL's shared_buffers: ${sizeText(buffers)} of ${sizeText(totalmem())} RAM`;
-  if (buffers < totalmem() / 5) {
-    const advice = `below the quarter of RAM that docs/operations.md sizes (ALTER SYSTEM SET shared_buffers = '${Math.floor(totalmem() / 4 / 2 ** 30)}GB', then restart PostgreSQL)`;
-    log(`${line}: ${advice}`);
-    notes.push(`${line}, ${advice}.`);
-  } else notes.push(`${line}.`);
+/**
+ * One of PostgreSQL's settings in the report; with `advice`, the measurement may not be what the
+ * operator's guide sizes, so it is logged at once too.
+ */
+function noteSetting(line, advice) {
+  if (!advice) return notes.push(`${line}.`);
+  log(`${line}: ${advice}`);
+  notes.push(`${line}: ${advice}.`);
 }
 
-// Whether those buffers lie on huge pages (decision 0063). On 4 kB pages every PostgreSQL backend maps
+// PostgreSQL's settings that decide what a million's reads measure (one server for both databases).
+const settings = (
+  await million.db.query(
+    `select (select setting::int8 * 8192 from pg_settings where name = 'shared_buffers') as buffer_bytes,
+            current_setting('autovacuum') as autovacuum,
+            current_setting('huge_pages') as huge_pages,
+            current_setting('shared_memory_size_in_huge_pages', true) as huge_pages_needed`,
+  )
+).rows[0];
+/** PostgreSQL's shared_buffers in bytes. */
+const bufferBytes = Number(settings.buffer_bytes);
+
+// The buffers: operations.md sizes them at a quarter of the RAM; Debian's default is 128 MB, with
+// which a customer's first read at a million takes most of its index and table pages from the
+// operating system's cache, or from the disk once the kernel has reclaimed them (decision 0058).
+noteSetting(
+  `PostgreSQL's shared_buffers: ${sizeText(bufferBytes)} of ${sizeText(totalmem())} RAM`,
+  bufferBytes < totalmem() / 5 &&
+    `below the quarter of RAM that docs/operations.md sizes (ALTER SYSTEM SET shared_buffers = '${Math.floor(totalmem() / 4 / 2 ** 30)}GB', then restart PostgreSQL)`,
+);
+
+// Autovacuum: this machine's PostgreSQL has it off (conf.d/90-ci.conf), so the dead rows of earlier
+// runs on the same million stay (64 909 in oidc_model_instances after five runs, 30 Nov 2026). A
+// production server has it on.
+noteSetting(
+  `PostgreSQL's autovacuum: ${settings.autovacuum}`,
+  settings.autovacuum === 'off' &&
+    'the dead rows of earlier runs on this database stay (production runs it on)',
+);
+
+// Whether the buffers lie on huge pages (decision 0063). On 4 kB pages every PostgreSQL backend maps
 // each buffer it touches with a page fault of its own, and at a million the calls touch buffers all
 // over the 6 GB: the history's statement ran 1.7 times slower on them here (performance.md#huge-pages).
 // PostgreSQL's default (huge_pages = try) uses huge pages only when the system has reserved enough
 // (vm.nr_hugepages). Read from /proc/meminfo, so only where PostgreSQL runs on this machine.
-// Autovacuum: this machine's PostgreSQL has it off (conf.d/90-ci.conf), so the dead rows of earlier
-// runs on the same million stay (64 909 in oidc_model_instances after five runs, 30 Nov 2026). A
-// production server has it on; the report says which was measured.
-{
-  const { rows } = await million.db.query(`select current_setting('autovacuum') as autovacuum`);
-  const line = `PostgreSQL's autovacuum: ${rows[0].autovacuum}`;
-  if (rows[0].autovacuum === 'off') {
-    const advice = `the dead rows of earlier runs on this database stay (production runs it on)`;
-    log(`${line}: ${advice}`);
-    notes.push(`${line}: ${advice}.`);
-  } else notes.push(`${line}.`);
-}
-
 /** PostgreSQL's buffers are on huge pages: reserved apart, so the free memory does not count them. */
 let buffersOnHugePages = false;
 if (['127.0.0.1', 'localhost', '[::1]'].includes(new URL(millionUrl).hostname)) {
-  const { rows } = await million.db.query(
-    `select current_setting('huge_pages') as setting,
-            current_setting('shared_memory_size_in_huge_pages', true) as needed`,
-  );
-  const { setting, needed } = rows[0];
+  const { huge_pages: setting, huge_pages_needed: needed } = settings;
   const meminfo = readFileSync('/proc/meminfo', 'utf8');
   const pages = (name) => Number(new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(meminfo)?.[1] ?? 0);
   const reserved = pages('HugePages_Total');
   const inUse = reserved - pages('HugePages_Free') + pages('HugePages_Rsvd');
   buffersOnHugePages = setting !== 'off' && Number(needed) > 0 && inUse >= Number(needed);
-  const line = `PostgreSQL's huge pages (2 MB): huge_pages = ${setting}, ${needed ?? '?'} needed, ${reserved} reserved by the system, ${inUse} in use`;
-  // Small buffers take few pages to map: the warning is for a gigabyte or more.
-  if (!buffersOnHugePages && bufferBytes >= 2 ** 30) {
-    const advice = `its buffers lie on 4 kB pages (sysctl -w vm.nr_hugepages=${needed ?? '…'}, huge_pages = try, then restart PostgreSQL; docs/operations.md)`;
-    log(`${line}: ${advice}`);
-    notes.push(`${line}: ${advice}.`);
-  } else notes.push(`${line}.`);
+  noteSetting(
+    `PostgreSQL's huge pages (2 MB): huge_pages = ${setting}, ${needed ?? '?'} needed, ${reserved} reserved by the system, ${inUse} in use`,
+    // Small buffers take few pages to map: the warning is for a gigabyte or more.
+    !buffersOnHugePages &&
+      bufferBytes >= 2 ** 30 &&
+      `its buffers lie on 4 kB pages (sysctl -w vm.nr_hugepages=${needed ?? '…'}, huge_pages = try, then restart PostgreSQL; docs/operations.md)`,
+  );
 }
 
 /** A result from latencies in milliseconds over `seconds`. */
@@ -565,9 +568,8 @@ async function prewarm(target) {
   // accounts and sessions were left out; smallest first alone left the history's index out).
   // The free memory less 2.5 GB for the processes (two servers, this script, PostgreSQL's backends:
   // every process on the machine together held at most 2.3 GB in run H of 30 Nov 2026), and less the
-  // buffers where they are not on huge
-  // pages: those count as free until PostgreSQL touches them, and then take their room from the page
-  // cache (until 30 Nov 2026, 14:00 UTC, a flat 4 GB was kept instead).
+  // buffers where they are not on huge pages: those count as free until PostgreSQL touches them, and
+  // then take their room from the page cache (until 30 Nov 2026, 14:00 UTC, a flat 4 GB was kept).
   let room = freemem() - 2.5 * 2 ** 30 - (buffersOnHugePages ? 0 : bufferBytes);
   const chosen = [];
   const left = [];
