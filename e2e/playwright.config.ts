@@ -78,10 +78,11 @@ export default defineConfig({
   reporter: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ? [['list'], ['json']] : [['list']],
   use: {
     baseURL,
-    // A failed test keeps its trace: each action with the page's DOM before and after it, the network
-    // and the console. Not the screencast: encoding its frames cost a third of the suite's time
-    // (decision 0003, update of 29 Nov, morning); the failure screenshot below shows the last frame.
-    trace: { mode: 'retain-on-failure', screenshots: false, snapshots: true, sources: true },
+    // A failed test keeps its trace: each action, the network, the console and the sources. Not the
+    // screencast (a third of the suite's time, decision 0003, update of 29 Nov, morning), nor the
+    // DOM before and after each action (14 %, update of 30 Nov); the failure screenshot below shows
+    // the last frame.
+    trace: { mode: 'retain-on-failure', screenshots: false, snapshots: false, sources: true },
     // Every spec starts with the consent choice made (all denied), so the consent banner stays out
     // of its way; consent.spec.ts starts without it.
     storageState: {
