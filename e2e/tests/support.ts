@@ -66,6 +66,8 @@ async function startProviderSession(page: Page, email: string, password: string)
     client_id: clientId,
     redirect_uri: new URL(appPaths.authCallback, authorize).href,
     response_type: 'code',
+    // The app's scopes (apps/web/src/lib/oidc/user-manager.ts): with others the provider could ask
+    // the app's own request for a consent, and every sign-in here would fail at the heading.
     scope: 'openid profile email',
     state: randomBytes(16).toString('hex'),
     code_challenge: createHash('sha256').update(verifier).digest('base64url'),
