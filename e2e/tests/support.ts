@@ -12,10 +12,12 @@ import {
 import {
   apiPaths,
   appPaths,
+  authorityOf,
   CSRF_HEADER,
   LOYALTY_CORE_CONSENT,
   type CustomerConsent,
   type LoyaltyTierDetails,
+  type RuntimeConfig,
 } from '@roadpass/contracts';
 
 export const DEMO_PASSWORD = 'Demo-2026!';
@@ -46,6 +48,9 @@ export async function signInOnLoginPage(
   await page.getByRole('button', { name: t.submit, exact: true }).click();
 }
 
+/** The server's /config.json, read once per worker: the same for every test of the run. */
+let providerConfig: Promise<RuntimeConfig> | undefined;
+
 /**
  * Starts the customer's session at the identity provider without showing its page: the sign-in form
  * is fetched and posted by the page's own request client, which shares the browser context's cookies.
@@ -55,22 +60,24 @@ export async function signInOnLoginPage(
  * signInOnLoginPage; skipping it elsewhere took 0.3-0.5 s off each of about 150 sign-ins
  * (decision 0003, update of 30 Nov).
  */
-async function startProviderSession(page: Page, email: string, password: string): Promise<void> {
-  const config = (await (await page.request.get('/config.json')).json()) as {
-    identityProvider: { url: string; realm: string; clientId: string };
-  };
-  const { url, realm, clientId } = config.identityProvider;
-  const verifier = randomBytes(32).toString('base64url');
-  const authorize = new URL(`${url}/realms/${realm}/protocol/openid-connect/auth`);
+async function startProviderSession(page: Page, email: string): Promise<void> {
+  providerConfig ??= page.request.get('/config.json').then(async (response) => {
+    expect(response.status(), '/config.json').toBe(200);
+    return (await response.json()) as RuntimeConfig;
+  });
+  const config = await providerConfig;
+  // PKCE as the app sends it; the verifier is never needed, since nobody redeems the code.
+  const challenge = createHash('sha256').update(randomBytes(32).toString('base64url')).digest('base64url');
+  const authorize = new URL(`${authorityOf(config)}/protocol/openid-connect/auth`);
   authorize.search = new URLSearchParams({
-    client_id: clientId,
+    client_id: config.identityProvider.clientId,
     redirect_uri: new URL(appPaths.authCallback, authorize).href,
     response_type: 'code',
     // The app's scopes (apps/web/src/lib/oidc/user-manager.ts): with others the provider could ask
     // the app's own request for a consent, and every sign-in here would fail at the heading.
     scope: 'openid profile email',
     state: randomBytes(16).toString('hex'),
-    code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+    code_challenge: challenge,
     code_challenge_method: 'S256',
   }).toString();
   const loginPage = await page.request.get(authorize.href);
@@ -79,9 +86,15 @@ async function startProviderSession(page: Page, email: string, password: string)
   // The provider answers with redirects that end at the app's callback with a code, which nobody
   // redeems: the session cookie is what counts.
   const signedIn = await page.request.post(new URL(action!.replaceAll('&amp;', '&'), loginPage.url()).href, {
-    form: { email, password },
+    form: { email, password: DEMO_PASSWORD },
   });
-  expect(new URL(signedIn.url()).pathname, 'signed in at the identity provider').toBe(appPaths.authCallback);
+  // When the provider shows its page again, its alert says why (seen once under load, 30 Nov).
+  const landed = new URL(signedIn.url()).pathname;
+  const why =
+    landed === appPaths.authCallback
+      ? ''
+      : (/role="alert"[^>]*>\s*([^<]+)/.exec(await signedIn.text())?.[1]?.trim() ?? 'no alert on the page');
+  expect(landed, `signed in at the identity provider ${why}`).toBe(appPaths.authCallback);
 }
 
 /**
@@ -99,7 +112,7 @@ export async function openSignedIn(
     await page.goto(path);
     await signInOnLoginPage(page, email);
   } else {
-    await startProviderSession(page, email, DEMO_PASSWORD);
+    await startProviderSession(page, email);
     await page.goto(path);
   }
   await expect(page).toHaveURL(/\/[A-Z]{2}\/[a-z]{2}\/myaccount$/);
@@ -167,7 +180,7 @@ export function loyaltyAddress(path: string): RegExp {
  * language.
  */
 export async function openLoyalty(page: Page, email: string, path: string, locale?: string): Promise<void> {
-  await startProviderSession(page, email, DEMO_PASSWORD);
+  await startProviderSession(page, email);
   await page.goto(loyaltyUrl(path, locale));
   // The address is the same before the app goes to the provider and after it is back: the page has
   // come once the app holds a token and shows the page's heading.
