@@ -78,6 +78,10 @@ export default defineConfig({
   reporter: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ? [['list'], ['json']] : [['list']],
   use: {
     baseURL,
+    // A click or a navigation that hangs fails with its own step named, not as the test's timeout
+    // (30 Nov: account-area.spec.ts timed out once in CI at 60 s and no step said where).
+    actionTimeout: 20_000,
+    navigationTimeout: 30_000,
     // A failed test keeps its trace: each action, the network, the console and the sources. Not the
     // screencast (a third of the suite's time, decision 0003, update of 29 Nov, morning), nor the
     // DOM before and after each action (14 %, update of 30 Nov); the failure screenshot below shows

@@ -48,9 +48,6 @@ export async function signInOnLoginPage(
   await page.getByRole('button', { name: t.submit, exact: true }).click();
 }
 
-/** The server's /config.json, read once per worker: the same for every test of the run. */
-let providerConfig: Promise<RuntimeConfig> | undefined;
-
 /**
  * Starts the customer's session at the identity provider without showing its page: the sign-in form
  * is fetched and posted by the page's own request client, which shares the browser context's cookies.
@@ -61,11 +58,12 @@ let providerConfig: Promise<RuntimeConfig> | undefined;
  * (decision 0003, update of 30 Nov).
  */
 async function startProviderSession(page: Page, email: string): Promise<void> {
-  providerConfig ??= page.request.get('/config.json').then(async (response) => {
-    expect(response.status(), '/config.json').toBe(200);
-    return (await response.json()) as RuntimeConfig;
-  });
-  const config = await providerConfig;
+  // Read for each sign-in, never cached per worker: a spec may use a server of its own (step-up.spec.ts
+  // does, on another port), and a customer of that server is unknown to the first one's provider; a
+  // worker-wide copy sent step-up's customers there ("The e-mail or password is incorrect").
+  const response = await page.request.get('/config.json');
+  expect(response.status(), '/config.json').toBe(200);
+  const config = (await response.json()) as RuntimeConfig;
   // PKCE as the app sends it; the verifier is never needed, since nobody redeems the code.
   const challenge = createHash('sha256').update(randomBytes(32).toString('base64url')).digest('base64url');
   const authorize = new URL(`${authorityOf(config)}/protocol/openid-connect/auth`);
