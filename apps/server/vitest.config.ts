@@ -18,7 +18,15 @@ const project = (
   exclude: string[] = [],
 ): TestProjectInlineConfiguration => ({
   extends: true,
-  test: { name, include, exclude, env: { TEST_DB_TARGET: target } },
+  test: {
+    name,
+    include,
+    exclude,
+    env: { TEST_DB_TARGET: target },
+    // Each project's template database, which its test apps start on copies of
+    // (src/testing/template-database.ts).
+    globalSetup: ['src/testing/global-setup.ts'],
+  },
 });
 
 /**
@@ -63,6 +71,7 @@ const embeddedDatabaseSubjects = [
   'src/api-conventions.test.ts',
   'src/hostile-input.test.ts',
   'src/route-matrix.test.ts',
+  'src/testing/template-database.test.ts',
 ];
 
 export default defineConfig({

@@ -1,8 +1,10 @@
 import type { FastifyInstance } from 'fastify';
+import { inject } from 'vitest';
 import { buildApp, type BuildOptions } from '../app.js';
 import { loadConfig, type AppConfig } from '../config.js';
 import type { Db } from '../db/database.js';
-import { createTestDatabase } from './test-database.js';
+import { seedKey } from './template-database.js';
+import { createTestDatabase, testDbTarget } from './test-database.js';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -28,7 +30,13 @@ export async function createTestApp(
   logStream?: BuildOptions['logStream'],
 ): Promise<TestApp> {
   const config = testConfig(overrides);
-  const database = existingDb ? undefined : await createTestDatabase();
+  // The run's template (global-setup.ts) when this app's start would write the same into it.
+  const template = inject('templateDatabase');
+  const copyOf =
+    template && template.target === testDbTarget() && template.seedKey === seedKey(config)
+      ? template
+      : undefined;
+  const database = existingDb ? undefined : await createTestDatabase({ ...(copyOf ? { copyOf } : {}) });
   const db = existingDb ?? database!.db;
   const app = await buildApp(config, { db, ...(logStream ? { logStream } : {}) });
   await app.ready();

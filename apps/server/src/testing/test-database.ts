@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { openDatabase, type Db } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
+import type { TemplateDatabase } from './template-database.js';
 
 export interface TestDatabase {
   db: Db;
@@ -19,15 +20,20 @@ export const testDbTarget = (): 'pglite' | 'postgres' =>
   process.env.TEST_DB_TARGET === 'postgres' ? 'postgres' : 'pglite';
 
 /**
- * A fresh, empty database owned by one test: in-memory PGlite, or (TEST_DB_TARGET=postgres) a new
- * database on the server of TEST_DATABASE_URL, dropped afterwards.
+ * A fresh database owned by one test: in-memory PGlite, or (TEST_DB_TARGET=postgres) a new database
+ * on the server of TEST_DATABASE_URL, dropped afterwards. Empty, or a copy of the run's template
+ * (`copyOf`, template-database.ts) of the same target.
  */
-export async function createTestDatabase(): Promise<TestDatabase> {
+export async function createTestDatabase({
+  copyOf,
+}: { copyOf?: TemplateDatabase } = {}): Promise<TestDatabase> {
+  if (copyOf && copyOf.target !== testDbTarget())
+    throw new Error(`a ${copyOf.target} template on ${testDbTarget()}`);
   if (testDbTarget() === 'pglite') {
     const db = await openDatabase({
       databaseUrl: undefined,
       dataDir: 'memory://',
-      loadDataDir: await emptyClusterDump(),
+      loadDataDir: await (copyOf ? templateDump(copyOf.location) : emptyClusterDump()),
     });
     return { db, url: undefined, drop: () => db.destroy() };
   }
@@ -36,7 +42,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   const name = `roadpass_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
-  await admin.query(`create database ${name}`);
+  await admin.query(`create database ${name}${copyOf ? ` template ${copyOf.location}` : ''}`);
   await admin.end();
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
@@ -75,7 +81,9 @@ export async function createMigratedTestDatabase(): Promise<TestDatabase> {
 let clusterDump: Promise<Blob> | undefined;
 export function emptyClusterDump(): Promise<Blob> {
   clusterDump ??= (async () => {
-    const entry = fileURLToPath(import.meta.resolve('@electric-sql/pglite'));
+    // Resolved as require would (the package's CommonJS entry, in the same dist folder): Vitest's global
+    // setup, which makes the run's template database on it, has no import.meta.resolve.
+    const entry = createRequire(import.meta.url).resolve('@electric-sql/pglite');
     const manifest = path.join(
       entry.slice(0, entry.lastIndexOf(`${path.sep}dist${path.sep}`)),
       'package.json',
@@ -96,4 +104,15 @@ export function emptyClusterDump(): Promise<Blob> {
     }
   })();
   return clusterDump;
+}
+
+/** A template's PGlite dump (template-database.ts), read once per process. */
+const templateDumps = new Map<string, Promise<Blob>>();
+function templateDump(file: string): Promise<Blob> {
+  let dump = templateDumps.get(file);
+  if (!dump) {
+    dump = readFile(file).then((bytes) => new Blob([bytes]));
+    templateDumps.set(file, dump);
+  }
+  return dump;
 }

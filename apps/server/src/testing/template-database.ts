@@ -1,0 +1,113 @@
+import { randomBytes } from 'node:crypto';
+import { rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import Fastify from 'fastify';
+import { Kysely, PGliteDialect } from 'kysely';
+import pg from 'pg';
+import type { AppConfig } from '../config.js';
+import { openDatabase, type Db } from '../db/database.js';
+import { migrateToLatest } from '../db/migrate.js';
+import type { Database } from '../db/schema.js';
+import { seedDemoData, seedReferenceData } from '../db/seed.js';
+import { loadLoyaltyContent } from '../modules/content/index.js';
+import { createMessageSender, loadMessageTexts } from '../modules/messages/index.js';
+import { createNewsletterService } from '../modules/newsletter/index.js';
+import { emptyClusterDump } from './test-database.js';
+
+/**
+ * The run's template database (decision 0003, update of 30 Nov, evening): what a test app's start
+ * writes before anything else, made once per run by the suite's global setup (global-setup.ts) and
+ * copied for each test app instead of being migrated and seeded again. A test app's start on the
+ * copy still runs its migrations and its demo data, and finds both done, as a restarted server does.
+ * - PostgreSQL: a database of its own, copied by CREATE DATABASE … TEMPLATE.
+ * - PGlite: a dump of an in-memory cluster in the temporary folder, loaded by each new one.
+ */
+export interface TemplateDatabase {
+  target: 'pglite' | 'postgres';
+  /** The database's name (PostgreSQL) or the dump's file (PGlite). */
+  location: string;
+  /** The settings the demo data depends on (seedKey), as the template was seeded with them. */
+  seedKey: string;
+}
+
+/**
+ * The settings that change what the demo data writes: its switch, the content it is built from, and
+ * the newsletter e-mails it sends (their sender, their links, and SMTP, which a template never has).
+ * A test app whose configuration differs here starts on an empty database instead.
+ */
+export function seedKey(config: AppConfig): string {
+  const { seedDemoData: seeded, contentDir, publicUrl, mailFrom, smtpUrl } = config;
+  return JSON.stringify({ seeded, contentDir, publicUrl, mailFrom, smtpUrl: smtpUrl ?? null });
+}
+
+/**
+ * The schema and demo data a start writes (plugins/database.ts, then app.ts's seedDemoData), with the
+ * services the demo data needs built as app.ts builds them, without SMTP. template-database.test.ts
+ * compares a copy with a database a start filled itself.
+ */
+async function fill(db: Db, config: AppConfig): Promise<void> {
+  await migrateToLatest(db);
+  await seedReferenceData(db);
+  const sender = createMessageSender({ db, log: Fastify({ logger: false }).log, from: config.mailFrom });
+  const newsletter = createNewsletterService({
+    db,
+    sender,
+    texts: await loadMessageTexts(config.contentDir),
+    publicUrl: config.publicUrl,
+  });
+  await seedDemoData(db, { loyaltyContent: await loadLoyaltyContent(config.contentDir), newsletter });
+}
+
+/** Makes the template on `target` for a test app of `config`; answers it and the function that removes it. */
+export async function makeTemplateDatabase(
+  target: 'pglite' | 'postgres',
+  config: AppConfig,
+): Promise<{ template: TemplateDatabase; remove(): Promise<void> }> {
+  const key = seedKey(config);
+  if (target === 'pglite') {
+    // In this process, not in a worker thread (db/pglite-client.ts): the dump is PGlite's own call.
+    const pglite = await PGlite.create('memory://', { loadDataDir: await emptyClusterDump() });
+    const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
+    try {
+      await fill(db, config);
+      const dump = await pglite.dumpDataDir('none');
+      const file = path.join(tmpdir(), `roadpass-test-template-${randomBytes(6).toString('hex')}.tar`);
+      await writeFile(file, Buffer.from(await dump.arrayBuffer()));
+      return {
+        template: { target, location: file, seedKey: key },
+        remove: () => rm(file, { force: true }),
+      };
+    } finally {
+      await db.destroy();
+    }
+  }
+  const serverUrl = process.env.TEST_DATABASE_URL;
+  if (!serverUrl) throw new Error('a PostgreSQL template needs TEST_DATABASE_URL');
+  const name = `roadpass_template_${randomBytes(6).toString('hex')}`;
+  await onServer(serverUrl, `create database ${name}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const db = await openDatabase({ databaseUrl: url.toString(), dataDir: '', poolSize: 2 });
+  try {
+    await fill(db, config);
+  } finally {
+    await db.destroy();
+  }
+  return {
+    template: { target, location: name, seedKey: key },
+    remove: () => onServer(serverUrl, `drop database if exists ${name} with (force)`),
+  };
+}
+
+/** One statement on the PostgreSQL server of `serverUrl`, on a connection of its own. */
+export async function onServer(serverUrl: string, statement: string): Promise<void> {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
