@@ -14,13 +14,11 @@
 // generators and shorter pauses between the phases, and starts the faults once 200 customers have
 // signed in: the other 800 sign in during the faults (FLEET_WARM).
 import { randomBytes } from 'node:crypto';
-import path from 'node:path';
 import pg from 'pg';
 import { Agent, setGlobalDispatcher } from 'undici';
 import { httpSignIn } from '../http-sign-in.mjs';
 import { startFleet } from './fleet.mjs';
 
-const root = path.resolve(import.meta.dirname, '../..');
 const CUSTOMERS = Number(process.env.FLEET_CUSTOMERS ?? 1000);
 const QUICK = process.env.FLEET_QUICK === '1';
 const WORKERS = Number(process.env.FLEET_WORKERS ?? (QUICK ? 12 : 24));
@@ -33,7 +31,6 @@ const WARM = Math.min(CUSTOMERS, Number(process.env.FLEET_WARM ?? (QUICK ? 200 :
 /** A pause between phases, shorter in the quick (CI) run. */
 const pause = (ms) => sleep(QUICK ? ms / 2 : ms);
 const PASSWORD = 'Fleet-Test-2026!';
-const CORE_CONSENT = 'loyalty-core-cC6D';
 const PARTNER_REWARD = 'velovia-bike-rides';
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const started = Date.now();
@@ -70,10 +67,7 @@ log(exitCode === 0 ? 'fleet test passed' : 'fleet test failed');
 process.exit(exitCode);
 
 async function run() {
-  const setup = new pg.Client({ connectionString: fleet.directUrl });
-  await setup.connect();
-  const customers = await createCustomers(setup);
-  await setup.end();
+  const customers = await fleet.createCustomers(CUSTOMERS, PASSWORD);
   log(`${customers.length} customers created`);
 
   // --- Load: every request is recorded with its start, end and outcome.
@@ -550,27 +544,3 @@ async function listeners(fleet) {
  * NODE_ENV=test, N=2^12, as the test suites use: a hash records its own cost, so the server verifies
  * it as any other) and reused; each a loyalty member (core consent) in Germany.
  */
-async function createCustomers(db) {
-  process.env.NODE_ENV = 'test';
-  const { hashPassword } = await import(path.join(root, 'apps/server/dist/lib/password-hash.js'));
-  const hash = await hashPassword(PASSWORD);
-  const { rows: entity } = await db.query(
-    `select legal_entity_id from legal_entities where iso_country = 'DE'`,
-  );
-  const legalEntityId = entity[0].legal_entity_id;
-  const { rows } = await db.query(
-    `insert into customers (email, password_hash, legal_entity_id, language, salutation, first_name, last_name,
-       birth_date, phone, address_street, address_city, address_zip_code, address_country_iso_code, created_at, updated_at)
-     select 'fleet-' || n || '@example.com', $1, $2, 'de_DE', 'FRAU', 'Flotte', 'Kunde' || translate(n::text, '0123456789', 'abcdefghij'), '1990-06-01',
-       '+4915123456789', 'Unter den Linden 1', 'Berlin', '10115', 'DE', now(), now()
-     from generate_series(1, $3::int) n
-     returning id, email`,
-    [hash, legalEntityId, CUSTOMERS],
-  );
-  await db.query(
-    `insert into customer_consents (customer_id, slug, legal_entity_id, granted)
-     select id, $1, $2, true from customers where email like 'fleet-%'`,
-    [CORE_CONSENT, legalEntityId],
-  );
-  return rows.map((r) => ({ id: r.id, email: r.email, legalEntityId }));
-}

@@ -21,6 +21,8 @@ import path from 'node:path';
 import pg from 'pg';
 
 const root = path.resolve(import.meta.dirname, '../..');
+/** The programme's core consent (content/loyalty): given, it makes a customer a loyalty member. */
+const LOYALTY_CORE_CONSENT = 'loyalty-core-cC6D';
 const isRoot = process.getuid?.() === 0;
 
 /** A port nobody listens on right now (the kernel picks it). */
@@ -312,7 +314,68 @@ async function bringUp(fleet, options, count, healthPath, log, onExit) {
   };
   fleet.startInstance = (instance) => startInstance(fleet, instance);
   fleet.waitUntil = waitUntil;
+  fleet.createCustomers = (count, password) => createCustomers(fleet, count, password);
+  fleet.startBalancer = (name, edit) => startBalancer(fleet, name, edit);
   return fleet;
+}
+
+/**
+ * `count` German customers fleet-1@example.com… with `password` (hashed at the test suites' cost, so
+ * that signing a thousand in takes seconds), each a loyalty member (the core consent given), written
+ * straight into PostgreSQL. Answers their ids, addresses and legal entity.
+ */
+async function createCustomers(fleet, count, password) {
+  process.env.NODE_ENV = 'test';
+  const { hashPassword } = await import(path.join(root, 'apps/server/dist/lib/password-hash.js'));
+  const hash = await hashPassword(password);
+  const db = new pg.Client({ connectionString: fleet.directUrl });
+  await db.connect();
+  try {
+    const { rows: entity } = await db.query(
+      `select legal_entity_id from legal_entities where iso_country = 'DE'`,
+    );
+    const legalEntityId = entity[0].legal_entity_id;
+    const { rows } = await db.query(
+      `insert into customers (email, password_hash, legal_entity_id, language, salutation, first_name, last_name,
+         birth_date, phone, address_street, address_city, address_zip_code, address_country_iso_code, created_at, updated_at)
+       select 'fleet-' || n || '@example.com', $1, $2, 'de_DE', 'FRAU', 'Flotte', 'Kunde' || translate(n::text, '0123456789', 'abcdefghij'), '1990-06-01',
+         '+4915123456789', 'Unter den Linden 1', 'Berlin', '10115', 'DE', now(), now()
+       from generate_series(1, $3::int) n
+       returning id, email`,
+      [hash, legalEntityId, count],
+    );
+    await db.query(
+      `insert into customer_consents (customer_id, slug, legal_entity_id, granted)
+       select id, $1, $2, true from customers where email like 'fleet-%'`,
+      [LOYALTY_CORE_CONSENT, legalEntityId],
+    );
+    return rows.map((r) => ({ id: r.id, email: r.email, legalEntityId }));
+  } finally {
+    await db.end();
+  }
+}
+
+/**
+ * A second HAProxy in front of the same instances (a benchmark's variant): the fleet's configuration
+ * passed through `edit`, on a free port and a runtime socket of its own. Answers its address once
+ * it reports every instance UP, and stops with the fleet.
+ */
+async function startBalancer(fleet, name, edit) {
+  const port = await freePort();
+  const file = path.join(fleet.runDir, `haproxy-${name}.cfg`);
+  const text = edit(readFileSync(path.join(fleet.runDir, 'haproxy.cfg'), 'utf8'))
+    .replace(/^(\s*bind \S+:)\d+/m, `$1${port}`)
+    .replace(/haproxy\.sock/, `haproxy-${name}.sock`);
+  writeFileSync(file, text);
+  spawnChild(fleet, `haproxy ${name}`, 'haproxy', ['-f', file, '-db']);
+  await waitForPort(port);
+  const command = (line) => haproxyCommand(path.join(fleet.runDir, `haproxy-${name}.sock`), line);
+  await waitUntil(
+    async () => Object.values(await serverStates(fleet, command)).every((s) => s.status === 'UP'),
+    60_000,
+    `every instance UP in HAProxy ${name}`,
+  );
+  return { url: `https://localhost:${port}` };
 }
 
 function userIds(user) {
@@ -384,8 +447,8 @@ export async function waitUntil(check, timeoutMs, what, everyMs = 50) {
 }
 
 /** The backend's servers as HAProxy sees them: status (UP, DOWN, DRAIN, MAINT…) and current sessions. */
-async function serverStates(fleet) {
-  const csv = await fleet.command('show stat');
+async function serverStates(fleet, command = fleet.command) {
+  const csv = await command('show stat');
   const [header, ...rows] = csv.replace(/^# /, '').trim().split('\n');
   const names = header.split(',');
   const states = {};
