@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { rm, writeFile } from 'node:fs/promises';
+import { readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -67,13 +67,14 @@ export async function makeTemplateDatabase(
 ): Promise<{ template: TemplateDatabase; remove(): Promise<void> }> {
   const key = seedKey(config);
   if (target === 'pglite') {
+    await removeStaleDumps();
     // In this process, not in a worker thread (db/pglite-client.ts): the dump is PGlite's own call.
     const pglite = await PGlite.create('memory://', { loadDataDir: await emptyClusterDump() });
     const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
     try {
       await fill(db, config);
       const dump = await pglite.dumpDataDir('none');
-      const file = path.join(tmpdir(), `roadpass-test-template-${randomBytes(6).toString('hex')}.tar`);
+      const file = path.join(tmpdir(), `${TEMPLATE_FILE_PREFIX}${stamp()}.tar`);
       await writeFile(file, Buffer.from(await dump.arrayBuffer()));
       return {
         template: { target, location: file, seedKey: key },
@@ -85,7 +86,8 @@ export async function makeTemplateDatabase(
   }
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (!serverUrl) throw new Error('a PostgreSQL template needs TEST_DATABASE_URL');
-  const name = `roadpass_template_${randomBytes(6).toString('hex')}`;
+  await dropStaleTemplates(serverUrl);
+  const name = `${TEMPLATE_DATABASE_PREFIX}${stamp()}`;
   await onServer(serverUrl, `create database ${name}`);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
@@ -99,6 +101,42 @@ export async function makeTemplateDatabase(
     template: { target, location: name, seedKey: key },
     remove: () => onServer(serverUrl, `drop database if exists ${name} with (force)`),
   };
+}
+
+/**
+ * Templates are named with the moment they were made (seconds since 1970) and a random part, so that
+ * one left behind by a run that was stopped before its teardown (Ctrl-C, a kill) is removed by a later
+ * run once it is older than any run lasts.
+ */
+const TEMPLATE_DATABASE_PREFIX = 'roadpass_template_';
+const TEMPLATE_FILE_PREFIX = 'roadpass-test-template-';
+const STALE_AFTER_SECONDS = 6 * 3600;
+const stamp = () => `${Math.floor(Date.now() / 1000)}_${randomBytes(4).toString('hex')}`;
+const staleStamp = (name: string, prefix: string) => {
+  const made = Number(/^(\d+)_/.exec(name.slice(prefix.length))?.[1]);
+  return Number.isFinite(made) && made < Date.now() / 1000 - STALE_AFTER_SECONDS;
+};
+
+async function dropStaleTemplates(serverUrl: string): Promise<void> {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ datname: string }>(
+      `select datname from pg_database where datname like $1`,
+      [`${TEMPLATE_DATABASE_PREFIX}%`],
+    );
+    for (const { datname } of rows)
+      if (staleStamp(datname, TEMPLATE_DATABASE_PREFIX))
+        await client.query(`drop database if exists ${datname} with (force)`);
+  } finally {
+    await client.end();
+  }
+}
+
+async function removeStaleDumps(): Promise<void> {
+  for (const file of await readdir(tmpdir()))
+    if (file.startsWith(TEMPLATE_FILE_PREFIX) && staleStamp(file, TEMPLATE_FILE_PREFIX))
+      await rm(path.join(tmpdir(), file), { force: true });
 }
 
 /** One statement on the PostgreSQL server of `serverUrl`, on a connection of its own. */
