@@ -2,7 +2,8 @@
 // PgBouncer (transaction mode) in front of it, N instances of the built server, and HAProxy (TLS,
 // health checks) in front of them. Everything runs as child processes with generated configuration in
 // one run directory, on free ports; stop() ends them all and deletes the directory.
-// Used by `npm run fleet` (scripts/fleet.mjs) and the fleet test (scripts/fleet/fleet-test.mjs).
+// Used by `npm run fleet` (scripts/fleet.mjs), the fleet test (scripts/fleet/fleet-test.mjs) and the
+// balancer benchmark (scripts/bench-fleet.mjs).
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import {

@@ -140,7 +140,7 @@ async function removeStaleDumps(): Promise<void> {
 }
 
 /** One statement on the PostgreSQL server of `serverUrl`, on a connection of its own. */
-export async function onServer(serverUrl: string, statement: string): Promise<void> {
+async function onServer(serverUrl: string, statement: string): Promise<void> {
   const client = new pg.Client({ connectionString: serverUrl });
   await client.connect();
   try {
