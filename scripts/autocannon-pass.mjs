@@ -36,3 +36,19 @@ export async function autocannonPass(origin, items, build, connections) {
   });
   return { latencies, seconds: ((last ?? performance.now()) - started) / 1000, failed };
 }
+
+/** The q-quantile of latencies (any order); NaN when there are none. */
+export function quantile(values, q) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
+}
+
+/** What a pass reached: the rate of its 2xx answers per second, their p50 and p99, and the failures. */
+export function passFigures(latencies, seconds, failed) {
+  return {
+    rate: latencies.length / seconds,
+    p50: quantile(latencies, 0.5),
+    p99: quantile(latencies, 0.99),
+    failed,
+  };
+}

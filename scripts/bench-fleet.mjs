@@ -12,9 +12,8 @@
 // call by call and round by round (BENCH_FLEET_ROUNDS, 3), the order swapped each time; a pass of
 // each first warms both (not measured). Prints each pass, then the median rate and p99 per call and
 // balancer as Markdown. Needs `npm run build`; installs haproxy and pgbouncer when missing (root).
-import { Agent, setGlobalDispatcher } from 'undici';
-import { autocannonPass } from './autocannon-pass.mjs';
-import { startFleet } from './fleet/fleet.mjs';
+import { autocannonPass, passFigures } from './autocannon-pass.mjs';
+import { runOnFleet, startFleet } from './fleet/fleet.mjs';
 import { httpSignIn } from './http-sign-in.mjs';
 
 const CUSTOMERS = Number(process.env.BENCH_FLEET_CUSTOMERS ?? 2000);
@@ -45,7 +44,6 @@ const calls = [
   ['personal data', () => '/api/customer/cuda/customer/personaldata/own'],
 ];
 
-const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 const fleet = await startFleet({
@@ -60,17 +58,7 @@ const fleet = await startFleet({
     ACCESS_TOKEN_TTL_SECONDS: '3600',
   },
 });
-let exitCode = 0;
-try {
-  setGlobalDispatcher(new Agent({ connect: { ca: fleet.ca }, connections: 32 }));
-  await run();
-} catch (error) {
-  console.error(error);
-  exitCode = 1;
-} finally {
-  await fleet.stop();
-}
-process.exit(exitCode);
+process.exit((await runOnFleet(fleet, run, { connections: 32 })) ? 0 : 1);
 
 async function run() {
   const balancers = {};
@@ -96,18 +84,13 @@ async function run() {
 
   const items = Array.from({ length: REQUESTS }, (_, i) => customers[i % customers.length]);
   const pass = async (balancer, [, path]) => {
-    const result = await autocannonPass(
+    const { latencies, seconds, failed } = await autocannonPass(
       balancer.url,
       items,
       (c) => ({ path: path(c), headers: { authorization: `Bearer ${c.access}` } }),
       CONNECTIONS,
     );
-    const sorted = result.latencies.sort((a, b) => a - b);
-    return {
-      rate: result.latencies.length / result.seconds,
-      p99: quantile(sorted, 0.99),
-      failed: result.failed,
-    };
+    return passFigures(latencies, seconds, failed);
   };
 
   // Warm-up: every call once through each balancer (the instances' code compiled, every token

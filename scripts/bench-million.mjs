@@ -46,7 +46,7 @@ import { readFileSync } from 'node:fs';
 import { freemem, loadavg, totalmem } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { autocannonPass } from './autocannon-pass.mjs';
+import { autocannonPass, passFigures } from './autocannon-pass.mjs';
 import { httpSignIn } from './http-sign-in.mjs';
 import { spawnServer } from './spawn-server.mjs';
 import { waitFor } from './wait-for-url.mjs';
@@ -88,10 +88,6 @@ const PASSWORD = 'Bench-Million-2026!';
 const started = Date.now();
 const log = (line) => console.error(`[${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}`);
 const load = () => loadavg()[0].toFixed(1);
-const quantile = (values, q) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
-};
 const databaseName = (url) => new URL(url).pathname.slice(1);
 /** How many customers and sessions of a database the calls use. */
 const measuredOf = (t) => {
@@ -267,10 +263,7 @@ if (['127.0.0.1', 'localhost', '[::1]'].includes(new URL(millionUrl).hostname)) 
 
 /** A result from latencies in milliseconds over `seconds`. */
 const measured = (latencies, seconds, failed) => ({
-  rate: latencies.length / seconds,
-  p50: quantile(latencies, 0.5),
-  p99: quantile(latencies, 0.99),
-  failed,
+  ...passFigures(latencies, seconds, failed),
   load: load(),
 });
 

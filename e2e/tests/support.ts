@@ -86,7 +86,7 @@ async function startProviderSession(page: Page, email: string): Promise<void> {
   const signedIn = await page.request.post(new URL(action!.replaceAll('&amp;', '&'), loginPage.url()).href, {
     form: { email, password: DEMO_PASSWORD },
   });
-  // When the provider shows its page again, its alert says why (seen once under load, 30 Nov).
+  // When the provider shows its page again, its alert says why.
   const landed = new URL(signedIn.url()).pathname;
   const why =
     landed === appPaths.authCallback

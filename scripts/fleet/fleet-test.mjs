@@ -15,9 +15,8 @@
 // signed in: the other 800 sign in during the faults (FLEET_WARM).
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { Agent, setGlobalDispatcher } from 'undici';
 import { httpSignIn } from '../http-sign-in.mjs';
-import { startFleet } from './fleet.mjs';
+import { runOnFleet, startFleet } from './fleet.mjs';
 
 const CUSTOMERS = Number(process.env.FLEET_CUSTOMERS ?? 1000);
 const QUICK = process.env.FLEET_QUICK === '1';
@@ -49,16 +48,7 @@ const fleet = await startFleet({
   // One load generator is one client address: the per-address limit would throttle the test itself.
   env: { RATE_LIMIT_PER_ADDRESS: '0', RATE_LIMIT_PER_CUSTOMER: '0' },
 });
-let exitCode = 0;
-try {
-  setGlobalDispatcher(new Agent({ connect: { ca: fleet.ca }, connections: 64 }));
-  await run();
-} catch (error) {
-  console.error(error);
-  exitCode = 1;
-} finally {
-  await fleet.stop();
-}
+let exitCode = (await runOnFleet(fleet, run, { connections: 64 })) ? 0 : 1;
 if (problems.length > 0) {
   console.error(`\n${problems.length} check(s) failed:\n- ${problems.join('\n- ')}`);
   exitCode = 1;

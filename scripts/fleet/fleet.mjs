@@ -20,11 +20,30 @@ import {
 import net from 'node:net';
 import path from 'node:path';
 import pg from 'pg';
+import { Agent, setGlobalDispatcher } from 'undici';
 
 const root = path.resolve(import.meta.dirname, '../..');
 /** The programme's core consent (content/loyalty): given, it makes a customer a loyalty member. */
 const LOYALTY_CORE_CONSENT = 'loyalty-core-cC6D';
 const isRoot = process.getuid?.() === 0;
+
+/**
+ * Runs `run` against a started fleet with fetch trusting the fleet's certificate (`connections` per
+ * origin), then stops the fleet whatever happened. Answers whether `run` ended without throwing (its
+ * error is printed).
+ */
+export async function runOnFleet(fleet, run, { connections }) {
+  try {
+    setGlobalDispatcher(new Agent({ connect: { ca: fleet.ca }, connections }));
+    await run();
+    return true;
+  } catch (error) {
+    console.error(error);
+    return false;
+  } finally {
+    await fleet.stop();
+  }
+}
 
 /** A port nobody listens on right now (the kernel picks it). */
 export function freePort() {

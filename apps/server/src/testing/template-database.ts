@@ -5,7 +5,6 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import Fastify from 'fastify';
 import { Kysely, PGliteDialect } from 'kysely';
-import pg from 'pg';
 import type { AppConfig } from '../config.js';
 import { openDatabase, type Db } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
@@ -14,7 +13,7 @@ import { seedDemoData, seedReferenceData } from '../db/seed.js';
 import { loadLoyaltyContent } from '../modules/content/index.js';
 import { createMessageSender, loadMessageTexts } from '../modules/messages/index.js';
 import { createNewsletterService } from '../modules/newsletter/index.js';
-import { emptyClusterDump } from './test-database.js';
+import { databaseOnServer, emptyClusterDump, onServer } from './test-database.js';
 
 /**
  * The run's template database (decision 0003, update of 30 Nov, evening): what a test app's start
@@ -89,9 +88,7 @@ export async function makeTemplateDatabase(
   await dropStaleTemplates(serverUrl);
   const name = `${TEMPLATE_DATABASE_PREFIX}${stamp()}`;
   await onServer(serverUrl, `create database ${name}`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const db = await openDatabase({ databaseUrl: url.toString(), dataDir: '', poolSize: 2 });
+  const db = await openDatabase({ databaseUrl: databaseOnServer(serverUrl, name), dataDir: '', poolSize: 2 });
   try {
     await fill(db, config);
   } finally {
@@ -99,7 +96,9 @@ export async function makeTemplateDatabase(
   }
   return {
     template: { target, location: name, seedKey: key },
-    remove: () => onServer(serverUrl, `drop database if exists ${name} with (force)`),
+    remove: async () => {
+      await onServer(serverUrl, `drop database if exists ${name} with (force)`);
+    },
   };
 }
 
@@ -118,34 +117,18 @@ const staleStamp = (name: string, prefix: string) => {
 };
 
 async function dropStaleTemplates(serverUrl: string): Promise<void> {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ datname: string }>(
-      `select datname from pg_database where datname like $1`,
-      [`${TEMPLATE_DATABASE_PREFIX}%`],
-    );
-    for (const { datname } of rows)
-      if (staleStamp(datname, TEMPLATE_DATABASE_PREFIX))
-        await client.query(`drop database if exists ${datname} with (force)`);
-  } finally {
-    await client.end();
-  }
+  const databases = await onServer<{ datname: string }>(
+    serverUrl,
+    `select datname from pg_database where datname like $1`,
+    [`${TEMPLATE_DATABASE_PREFIX}%`],
+  );
+  for (const { datname } of databases)
+    if (staleStamp(datname, TEMPLATE_DATABASE_PREFIX))
+      await onServer(serverUrl, `drop database if exists ${datname} with (force)`);
 }
 
 async function removeStaleDumps(): Promise<void> {
   for (const file of await readdir(tmpdir()))
     if (file.startsWith(TEMPLATE_FILE_PREFIX) && staleStamp(file, TEMPLATE_FILE_PREFIX))
       await rm(path.join(tmpdir(), file), { force: true });
-}
-
-/** One statement on the PostgreSQL server of `serverUrl`, on a connection of its own. */
-async function onServer(serverUrl: string, statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
 }

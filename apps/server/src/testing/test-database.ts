@@ -40,30 +40,45 @@ export async function createTestDatabase({
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (!serverUrl) throw new Error('TEST_DB_TARGET=postgres needs TEST_DATABASE_URL');
   const name = `roadpass_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}${copyOf ? ` template ${copyOf.location}` : ''}`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
+  await onServer(serverUrl, `create database ${name}${copyOf ? ` template ${copyOf.location}` : ''}`);
+  const url = databaseOnServer(serverUrl, name);
   // Prepared statements, as a server on a direct connection runs (DATABASE_PREPARED_STATEMENTS=auto).
   const db = await openDatabase({
-    databaseUrl: url.toString(),
+    databaseUrl: url,
     dataDir: '',
     poolSize: 5,
     preparedStatements: true,
   });
   return {
     db,
-    url: url.toString(),
+    url,
     async drop() {
       await db.destroy();
-      const cleanup = new pg.Client({ connectionString: serverUrl });
-      await cleanup.connect();
-      await cleanup.query(`drop database if exists ${name} with (force)`);
-      await cleanup.end();
+      await onServer(serverUrl, `drop database if exists ${name} with (force)`);
     },
   };
+}
+
+/** One statement on the PostgreSQL server of `serverUrl`, on a connection of its own: its rows. */
+export async function onServer<Row extends object>(
+  serverUrl: string,
+  statement: string,
+  values: unknown[] = [],
+): Promise<Row[]> {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    return (await client.query<Row>(statement, values)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+/** postgres://… of database `name` on the server of `serverUrl`. */
+export function databaseOnServer(serverUrl: string, name: string): string {
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
 }
 
 /** A fresh database with the schema migrated and nothing else in it. */
