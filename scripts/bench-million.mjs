@@ -213,6 +213,7 @@ const settings = (
   await million.db.query(
     `select (select setting::int8 * 8192 from pg_settings where name = 'shared_buffers') as buffer_bytes,
             current_setting('autovacuum') as autovacuum,
+            current_setting('wal_compression') as wal_compression,
             current_setting('huge_pages') as huge_pages,
             current_setting('shared_memory_size_in_huge_pages', true) as huge_pages_needed`,
   )
@@ -237,6 +238,10 @@ noteSetting(
   settings.autovacuum === 'off' &&
     'the dead rows of earlier runs on this database stay (production runs it on)',
 );
+
+// WAL compression (decision 0064): the fleet recipe sets lz4, which wrote about half the WAL of a run
+// here; whether it also cost the writes some speed, four runs could not tell (performance.md).
+noteSetting(`PostgreSQL's wal_compression: ${settings.wal_compression}`);
 
 // Whether the buffers lie on huge pages (decision 0063). On 4 kB pages every PostgreSQL backend maps
 // each buffer it touches with a page fault of its own, and at a million the calls touch buffers all

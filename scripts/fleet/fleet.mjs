@@ -194,7 +194,8 @@ async function bringUp(fleet, options, count, healthPath, log, onExit) {
     '--locale',
     'C',
   ]);
-  const pgOptions = `-p ${pgPort} -k ${pgSocketDir} -c listen_addresses=127.0.0.1 -c max_connections=100 -c shared_buffers=64MB`;
+  // wal_compression as deploy/README.md sets it (decision 0064), so that the faults meet the recipe's WAL.
+  const pgOptions = `-p ${pgPort} -k ${pgSocketDir} -c listen_addresses=127.0.0.1 -c max_connections=100 -c shared_buffers=64MB -c wal_compression=lz4`;
   fleet.pg = {
     bin,
     data: pgData,
