@@ -1,4 +1,4 @@
-import { mkdtemp, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -25,19 +25,23 @@ describe('identity provider texts', () => {
 
   it('fail start-up with a list of what is wrong', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'idp-texts-'));
-    await mkdir(path.join(dir, 'identity-provider'));
-    for (const lang of languages) {
-      const text = JSON.parse(
-        await readFile(path.join(contentDir, 'identity-provider', `${lang}.json`), 'utf8'),
-      );
-      if (lang === 'da') delete text.submit;
-      if (lang === 'fr') text.tooManyAttempts_other = 'Trop de tentatives.';
-      await writeFile(path.join(dir, 'identity-provider', `${lang}.json`), JSON.stringify(text));
+    try {
+      await mkdir(path.join(dir, 'identity-provider'));
+      for (const lang of languages) {
+        const text = JSON.parse(
+          await readFile(path.join(contentDir, 'identity-provider', `${lang}.json`), 'utf8'),
+        );
+        if (lang === 'da') delete text.submit;
+        if (lang === 'fr') text.tooManyAttempts_other = 'Trop de tentatives.';
+        await writeFile(path.join(dir, 'identity-provider', `${lang}.json`), JSON.stringify(text));
+      }
+      const error = await loadLoginTexts(dir).catch((e: Error) => e);
+      expect(error).toBeInstanceOf(Error);
+      expect((error as Error).message).toMatch(/da\.json misses keys: submit/);
+      expect((error as Error).message).toMatch(/fr\.json: "tooManyAttempts_other" must use the placeholders/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
     }
-    const error = await loadLoginTexts(dir).catch((e: Error) => e);
-    expect(error).toBeInstanceOf(Error);
-    expect((error as Error).message).toMatch(/da\.json misses keys: submit/);
-    expect((error as Error).message).toMatch(/fr\.json: "tooManyAttempts_other" must use the placeholders/);
   });
 
   it('choose the language from ui_locales, then Accept-Language, then English', () => {

@@ -1,12 +1,17 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { languages } from '@roadpass/contracts';
 import { loadLanguageFiles } from './language-files.js';
 
+/** The folders writeFiles made, removed after the file's tests. */
+const made: string[] = [];
+afterAll(() => Promise.all(made.map((dir) => rm(dir, { recursive: true, force: true }))));
+
 async function writeFiles(edit: (lang: string, texts: Record<string, unknown>) => unknown): Promise<string> {
   const dir = await mkdtemp(path.join(tmpdir(), 'language-files-'));
+  made.push(dir);
   for (const lang of languages) {
     const texts: Record<string, unknown> = { greeting: `Hello {{name}} (${lang})`, bye: `Bye (${lang})` };
     const content = edit(lang, texts) ?? texts;
