@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
@@ -6,7 +6,15 @@ import { freePort } from './free-port.js';
 
 // A free port on loopback, chosen once by the runner; workers inherit it through the environment.
 process.env.E2E_PORT ??= String(await freePort());
-process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), 'roadpass-e2e-'));
+if (!process.env.E2E_DATA_DIR) {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'roadpass-e2e-'));
+  process.env.E2E_DATA_DIR = dataDir;
+  // Made by this run, so removed when the runner exits (its web server has stopped by then), with the
+  // specs' lock files beside it (support.ts). Workers inherit the variable and make none.
+  process.on('exit', () => {
+    for (const dir of [dataDir, `${dataDir}.locks`]) rmSync(dir, { recursive: true, force: true });
+  });
+}
 // The rental system's service client secret, so that specs can call the internal endpoints.
 process.env.E2E_SERVICE_SECRET ??= 'e2e-rental-system-secret-0123456789abcdef';
 const port = Number(process.env.E2E_PORT);
