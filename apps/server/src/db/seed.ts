@@ -23,7 +23,9 @@ export async function seedReferenceData(db: Db): Promise<void> {
         is_address_editing_disabled: e.isAddressEditingDisabled,
       })),
     )
-    .onConflict((oc) => oc.column('legal_entity_id').doNothing())
+    // Any unique key, not only the id: two instances starting at once insert the same rows, and the
+    // later one must skip them whichever of the table's unique keys it meets first (iso_country too).
+    .onConflict((oc) => oc.doNothing())
     .execute();
 }
 
