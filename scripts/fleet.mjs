@@ -3,7 +3,7 @@
 // PostgreSQL cluster, on this machine (the recipe of deploy/README.md, as child processes). Installs
 // haproxy and pgbouncer from Debian's packages when missing. Ctrl-C stops everything.
 // Needs a build (npm run build). Settings: FLEET_INSTANCES (3), FLEET_PORT (a free one),
-// FLEET_HEALTH_PATH (/health/ready), FLEET_VERBOSE=1 (the children's stderr).
+// FLEET_VERBOSE=1 (the children's stderr).
 import { startFleet } from './fleet/fleet.mjs';
 
 const fleet = await startFleet({
@@ -13,6 +13,11 @@ const fleet = await startFleet({
 });
 console.log(`\nRoadpass: ${fleet.url}  (self-signed certificate: ${fleet.runDir}/tls.crt)`);
 console.log(`HAProxy runtime API: socat - ${fleet.runDir}/haproxy.sock  ·  PgBouncer: ${fleet.databaseUrl}`);
+console.log(
+  `Health and metrics (management ports, not behind HAProxy): ${fleet.instances
+    .map((s) => `http://127.0.0.1:${s.managementPort}/metrics`)
+    .join(', ')}`,
+);
 console.log('No demo customers (NODE_ENV=production): register at the sign-in page. Ctrl-C stops the fleet.');
 let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM']) {

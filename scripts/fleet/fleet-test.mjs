@@ -57,6 +57,7 @@ log(exitCode === 0 ? 'fleet test passed' : 'fleet test failed');
 process.exit(exitCode);
 
 async function run() {
+  await checkOperatorEndpoints();
   const customers = await fleet.createCustomers(CUSTOMERS, PASSWORD);
   log(`${customers.length} customers created`);
 
@@ -493,6 +494,33 @@ async function run() {
   }
   log(`requests: ${JSON.stringify(byKind)}`);
   await db.end();
+}
+
+/**
+ * Health and metrics are the operator's (deploy/README.md#the-operators-endpoints): HAProxy and the
+ * instances' main ports answer 404; each instance's management port answers them.
+ */
+async function checkOperatorEndpoints() {
+  const status = async (url) => {
+    const res = await fetch(url, { signal: AbortSignal.timeout(10_000) });
+    return { status: res.status, text: await res.text() };
+  };
+  for (const path of ['/metrics', '/health/ready', '/health/live']) {
+    const { status: code } = await status(new URL(path, fleet.url));
+    check(code === 404, `${path} through HAProxy: ${code} (404)`);
+  }
+  for (const instance of fleet.instances) {
+    const main = await status(`http://127.0.0.1:${instance.port}/metrics`);
+    const ready = await status(`http://127.0.0.1:${instance.managementPort}/health/ready`);
+    const metrics = await status(`http://127.0.0.1:${instance.managementPort}/metrics`);
+    check(
+      main.status === 404 &&
+        ready.status === 200 &&
+        metrics.status === 200 &&
+        metrics.text.includes('roadpass_http_request_duration_seconds'),
+      `${instance.name}: /metrics on the main port ${main.status} (404); on the management port /health/ready ${ready.status}, /metrics ${metrics.status} with the request metrics`,
+    );
+  }
 }
 
 /** Eight random letters (names and cities allow no digits). */

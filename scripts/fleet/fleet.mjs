@@ -124,12 +124,11 @@ function haproxyCommand(socketPath, command) {
 }
 
 /**
- * Starts the fleet. Options: instances (3), healthPath (FLEET_HEALTH_PATH or /health/ready), env (more
+ * Starts the fleet. Options: instances (3), env (more
  * settings for every instance), log (a function for progress lines), publicPort (0 = a free one).
  */
 export async function startFleet(options = {}) {
   const count = options.instances ?? 3;
-  const healthPath = options.healthPath ?? process.env.FLEET_HEALTH_PATH ?? '/health/ready';
   const log = options.log ?? (() => undefined);
   if (
     !existsSync(path.join(root, 'apps/server/dist/server.js')) ||
@@ -141,7 +140,7 @@ export async function startFleet(options = {}) {
   const runDir = mkdtempSync('/tmp/roadpass-fleet-');
   chmodSync(runDir, 0o755);
   const children = new Set();
-  const fleet = { runDir, healthPath, children, instances: [], stopped: false };
+  const fleet = { runDir, children, instances: [], stopped: false };
   const onExit = () => {
     for (const child of children) child.kill('SIGKILL');
     killPgBouncer(runDir);
@@ -153,18 +152,20 @@ export async function startFleet(options = {}) {
   };
   process.on('exit', onExit);
   try {
-    return await bringUp(fleet, options, count, healthPath, log, onExit);
+    return await bringUp(fleet, options, count, log, onExit);
   } catch (error) {
     await stopFleet(fleet, onExit);
     throw error;
   }
 }
 
-async function bringUp(fleet, options, count, healthPath, log, onExit) {
+async function bringUp(fleet, options, count, log, onExit) {
   const { runDir } = fleet;
 
+  // Each instance has two ports: the customers' (behind HAProxy) and the management port for its
+  // health checks and metrics, which HAProxy checks but never forwards to (deploy/README.md).
   const [pgPort, bouncerPort, publicPort, ...instancePorts] = await Promise.all(
-    [0, 0, options.publicPort ?? 0, ...Array.from({ length: count }, () => 0)].map((p) =>
+    [0, 0, options.publicPort ?? 0, ...Array.from({ length: 2 * count }, () => 0)].map((p) =>
       p ? p : freePort(),
     ),
   );
@@ -293,7 +294,12 @@ async function bringUp(fleet, options, count, healthPath, log, onExit) {
     LOG_FORMAT: 'json',
     ...options.env,
   };
-  fleet.instances = instancePorts.map((port, i) => ({ name: `instance${i + 1}`, port, process: undefined }));
+  fleet.instances = Array.from({ length: count }, (_, i) => ({
+    name: `instance${i + 1}`,
+    port: instancePorts[2 * i],
+    managementPort: instancePorts[2 * i + 1],
+    process: undefined,
+  }));
   for (const instance of fleet.instances) startInstance(fleet, instance);
 
   // 5. HAProxy.
@@ -305,8 +311,9 @@ async function bringUp(fleet, options, count, healthPath, log, onExit) {
       PUBLIC_PORT: publicPort,
       MAX_CONNECTIONS: 4000,
       TLS_PEM: path.join(runDir, 'tls.pem'),
-      HEALTH_PATH: healthPath,
-      SERVERS: fleet.instances.map((s) => `  server ${s.name} 127.0.0.1:${s.port} check`).join('\n'),
+      SERVERS: fleet.instances
+        .map((s) => `  server ${s.name} 127.0.0.1:${s.port} check port ${s.managementPort}`)
+        .join('\n'),
     }),
   );
   fleet.haproxy = spawnChild(fleet, 'haproxy', 'haproxy', ['-f', path.join(runDir, 'haproxy.cfg'), '-db']);
@@ -434,6 +441,7 @@ function startInstance(fleet, instance) {
     ...process.env,
     ...fleet.instanceEnv,
     PORT: String(instance.port),
+    MANAGEMENT_PORT: String(instance.managementPort),
   });
   instance.process = child;
   child.on('exit', () => {
