@@ -67,9 +67,9 @@ export function fillTemplate(file, values) {
   });
 }
 
-/** Installs HAProxy and PgBouncer from Debian's packages when they are missing. */
-export function ensurePackages(log = console.log) {
-  const missing = ['haproxy', 'pgbouncer'].filter((bin) => {
+/** Installs Debian's packages for the commands that are missing (command → package; HAProxy and PgBouncer by default). */
+export function ensurePackages(log = console.log, packages = { haproxy: 'haproxy', pgbouncer: 'pgbouncer' }) {
+  const missing = Object.keys(packages).filter((bin) => {
     try {
       execFileSync('sh', ['-c', `command -v ${bin}`], { stdio: 'ignore' });
       return false;
@@ -78,10 +78,14 @@ export function ensurePackages(log = console.log) {
     }
   });
   if (missing.length === 0) return;
+  const names = missing.map((bin) => packages[bin]);
   if (!isRoot)
-    throw new Error(`${missing.join(' and ')} missing: apt-get install -y ${missing.join(' ')} (as root)`);
-  log(`Installing ${missing.join(' and ')} from Debian's packages…`);
-  const install = () => execFileSync('apt-get', ['install', '-y', '-qq', ...missing], { stdio: 'inherit' });
+    throw new Error(`${missing.join(' and ')} missing: apt-get install -y ${names.join(' ')} (as root)`);
+  log(`Installing ${names.join(' and ')} from Debian's packages…`);
+  const install = () =>
+    execFileSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...names], {
+      stdio: 'inherit',
+    });
   try {
     install();
   } catch {
