@@ -503,12 +503,22 @@ async function run() {
 async function checkOperatorEndpoints() {
   const status = async (url) => {
     const res = await fetch(url, { signal: AbortSignal.timeout(10_000) });
-    return { status: res.status, text: await res.text() };
+    return { status: res.status, text: await res.text(), requestId: res.headers.get('x-request-id') };
   };
-  for (const path of ['/metrics', '/health/ready', '/health/live']) {
-    const { status: code } = await status(new URL(path, fleet.url));
-    check(code === 404, `${path} through HAProxy: ${code} (404)`);
+  // HAProxy refuses them itself (an instance would have set x-request-id), percent-encoded too: the
+  // instance's router decodes /%6detrics to /metrics.
+  for (const path of ['/metrics', '/health/ready', '/health/live', '/%6detrics', '/health/%72eady']) {
+    const res = await status(new URL(path, fleet.url));
+    check(
+      res.status === 404 && res.requestId === null,
+      `${path} through HAProxy: ${res.status} (404), ${res.requestId ? 'answered by an instance' : 'refused by HAProxy'}`,
+    );
   }
+  const page = await status(new URL('/', fleet.url));
+  check(
+    page.status === 200 && page.requestId !== null,
+    `the start page through HAProxy: ${page.status}, from an instance`,
+  );
   for (const instance of fleet.instances) {
     const main = await status(`http://127.0.0.1:${instance.port}/metrics`);
     const ready = await status(`http://127.0.0.1:${instance.managementPort}/health/ready`);
