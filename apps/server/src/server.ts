@@ -58,6 +58,12 @@ async function main(): Promise<void> {
   await app.listen({ port: config.port, host: config.host });
   if (management) await management.listen({ port: config.managementPort!, host: config.host });
   app.log.info(`Roadpass is serving on ${config.publicUrl}`);
+  // Metrics name every route's rates and the sign-in outcomes: in production they belong on a port
+  // the public cannot reach (deploy/README.md#the-operators-endpoints, decision 0065).
+  if (config.env === 'production' && !management)
+    app.log.warn(
+      'health and metrics answer on the main port: set MANAGEMENT_PORT and keep that port private (deploy/README.md#the-operators-endpoints)',
+    );
   if (config.seedDemoData)
     app.log.info('Demo customers: demo.{nl,at,fr,de,it,es,hu,dk}@example.com, password Demo-2026!');
 }

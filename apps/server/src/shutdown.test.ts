@@ -72,5 +72,18 @@ describe('shutdown and the management port', { timeout: 180_000 }, () => {
     expect(
       (await fetch(`${server.origin}/health/ready`, { headers: { accept: 'application/json' } })).status,
     ).toBe(404);
+    // Percent-encoded, as a router decodes it: still not on the main port.
+    expect((await fetch(`${server.origin}/%6detrics`)).status).toBe(404);
+  });
+
+  it('in production, warns at start when health and metrics share the main port', async () => {
+    const production = { NODE_ENV: 'production', SEED_DEMO_DATA: 'false', LOG_LEVEL: 'info' };
+    const shared = await start(production);
+    await expect.poll(() => shared.output(), { timeout: 10_000 }).toContain('Roadpass is serving');
+    expect(shared.output()).toContain('health and metrics answer on the main port: set MANAGEMENT_PORT');
+
+    const separate = await start({ ...production, MANAGEMENT_PORT: String(await freePort()) });
+    await expect.poll(() => separate.output(), { timeout: 10_000 }).toContain('Roadpass is serving');
+    expect(separate.output()).not.toContain('MANAGEMENT_PORT');
   });
 });
