@@ -15,6 +15,7 @@
 // signed in: the other 800 sign in during the faults (FLEET_WARM).
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { apiPaths, appPaths } from '@roadpass/contracts';
 import { httpSignIn } from '../http-sign-in.mjs';
 import { runOnFleet, startFleet } from './fleet.mjs';
 
@@ -58,6 +59,7 @@ process.exit(exitCode);
 
 async function run() {
   await checkOperatorEndpoints();
+  await checkAccessLog();
   const customers = await fleet.createCustomers(CUSTOMERS, PASSWORD);
   log(`${customers.length} customers created`);
 
@@ -531,6 +533,51 @@ async function checkOperatorEndpoints() {
       `${instance.name}: /metrics on the main port ${main.status} (404); on the management port /health/ready ${ready.status}, /metrics ${metrics.status} with the request metrics`,
     );
   }
+}
+
+/**
+ * HAProxy's request log (deploy/haproxy.cfg.template): each request has HAProxy's id, which the
+ * instance answers in X-Request-Id (a client's own is replaced), and the line holds neither the query
+ * string nor the token of an e-mail link (every token path of the contracts).
+ */
+async function checkAccessLog() {
+  const secret = `Secret${letters()}`;
+  const tokenPaths = [
+    apiPaths.unsubscribeLookup(secret),
+    apiPaths.unsubscribe(secret),
+    appPaths.newsletterUnsubscribe(secret),
+    appPaths.emailConfirm(secret),
+  ];
+  const ids = [];
+  for (const path of tokenPaths) {
+    const res = await fetch(new URL(`${path}?code=Code${secret}&login_hint=hint%40example.com`, fleet.url), {
+      headers: { 'x-request-id': 'chosen-by-the-client' },
+      signal: AbortSignal.timeout(10_000),
+    });
+    await res.arrayBuffer();
+    ids.push(res.headers.get('x-request-id'));
+  }
+  check(
+    ids.every((id) => /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(id ?? '')),
+    `requests through HAProxy carry HAProxy's id, not the client's (${ids[0]})`,
+  );
+  await fleet.waitUntil(
+    () => ids.every((id) => fleet.haproxy.tail().includes(id)),
+    5_000,
+    'the log lines',
+    50,
+  );
+  const lines = fleet.haproxy
+    .tail()
+    .split('\n')
+    .filter((line) => ids.some((id) => line.includes(id)));
+  check(
+    lines.length === tokenPaths.length &&
+      lines.every(
+        (line) => line.includes('{token}') && !line.includes(secret) && !/code=|login_hint|hint/.test(line),
+      ),
+    `HAProxy's log: one line per request with its id, tokens and query strings left out (${lines[0]?.trim()})`,
+  );
 }
 
 /** Eight random letters (names and cities allow no digits). */
