@@ -16,11 +16,16 @@ test.describe('the application shell', () => {
     const own = texts(language);
     await page.goto('/');
     await injectFault(page, { pathPrefix: loginStatusPath, status: 500, times: 1 });
+    const failed = page.waitForResponse((res) => res.url().includes(loginStatusPath) && res.status() === 500);
     await signInOnLoginPage(page, email);
+    const requestId = (await failed).headers()['x-request-id'];
+    expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
 
     // The error page (an illustration) hides the view.
     const banner = page.getByRole('alert');
     await expect(banner).toContainText(own['error-banner-title']!);
+    // The failed request's reference, as the server logged it, for support.
+    await expect(banner).toContainText(`${own['error-reference-label']} ${requestId!.slice(0, 8)}`);
     await expect(page.locator('html')).toHaveAttribute('lang', language);
     await expect(page.getByRole('img', { name: own['error-page-label'] })).toBeVisible();
     await expect(page.getByRole('heading', { level: 1, name })).toHaveCount(0);

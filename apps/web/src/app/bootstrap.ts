@@ -15,8 +15,9 @@ import { resolveCountryLanguage, signInUiLocales } from '@/lib/i18n/locale';
 import { tokenLanguageOf } from '@/lib/oidc/jwt';
 import { readStoredSession, storedSessionKey } from '@/lib/oidc/stored-session';
 import { useAppStore } from '@/lib/state/app-store';
+import { supportReference } from '@/lib/http';
 import { readCountryLanguage } from '@/lib/storage/storage';
-import { preloadRouteOf } from './router';
+import { preloadNativeNavigation, preloadRouteOf } from './router';
 import { deletionQuery } from '@/features/account-data-rights/api/deletion-query';
 import type { AppServices } from './services';
 import { sessionUserOf } from '@/lib/session/session-user';
@@ -85,6 +86,9 @@ export async function startApp(services: AppServices, env: StartUpEnvironment): 
   const store = useAppStore.getState();
   let environment = readEnvironment(env.location().search, env.userAgent);
   store.setEnvironment(environment);
+  // Inside the native apps: the code that reports each navigation to the host, ready before the first
+  // page shows (a chunk of its own: a phone browser never loads it).
+  const nativeNavigation = environment.isWebView ? preloadNativeNavigation() : undefined;
 
   const locale = () =>
     resolveCountryLanguage({
@@ -112,7 +116,7 @@ export async function startApp(services: AppServices, env: StartUpEnvironment): 
   const fail = async (message: string, error: unknown) => {
     console.error(message, error);
     await translateQuietly();
-    useAppStore.getState().setError(true);
+    useAppStore.getState().setError(true, {}, supportReference(error));
   };
 
   const configResult = await loadRuntimeConfig(services.http);
@@ -141,6 +145,7 @@ export async function startApp(services: AppServices, env: StartUpEnvironment): 
       });
     }
     store.setContentLoaded(true);
+    await nativeNavigation;
     store.setAppReady(true);
     return;
   }
@@ -229,10 +234,11 @@ export async function startApp(services: AppServices, env: StartUpEnvironment): 
     await translate();
   } catch (error) {
     console.error(CONTENT_COLLECTION_ERROR, error);
-    store.setError(true);
+    store.setError(true, {}, supportReference(error));
     return;
   }
   store.setContentLoaded(true);
+  await nativeNavigation;
   store.setAppReady(true);
   // The page is shown: now the OIDC client can load for the renewals to come.
   services.auth?.preload();

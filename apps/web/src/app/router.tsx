@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef } from 'react';
+import { useCallback, useEffect, useRef, type ComponentType } from 'react';
 import { Route, Switch, useLocation } from 'wouter';
 import {
   loyaltyRouteName,
@@ -9,7 +9,6 @@ import {
   type AccountPage,
 } from '@/config/routes';
 import { DeletionGuard } from '@/features/account-data-rights/components/deletion-guard';
-import { nativeRouteName, useNativeNavigation } from '@/lib/native-bridge';
 import { useAppStore } from '@/lib/state/app-store';
 import { lazyRoute } from './lazy-route';
 import { createPageLocation } from './page-location';
@@ -17,6 +16,23 @@ import { loyaltyRouteModules, type LoyaltyScreen } from './routes/loyalty/loyalt
 import { RootRedirect } from './routes/root-redirect';
 import { RouteErrorBoundary } from './shell/error-boundaries';
 import { useFocusOnNavigation } from './shell/route-focus';
+
+// Inside the native apps only: what each navigation tells the host app (a chunk of its own, decision
+// 0014). Set by preloadNativeNavigation before the first page shows; rendered without Suspense, whose
+// reveal React may hold back (up to 300 ms), long enough to miss the first navigation.
+let NativeNavigationReporter: ComponentType | null = null;
+
+/**
+ * Start-up, inside the native apps: loads the navigation reporter before the first page shows, so
+ * that the host hears of that page too. Never rejects: without it the app still works.
+ */
+export async function preloadNativeNavigation(): Promise<void> {
+  try {
+    NativeNavigationReporter = (await import('@/lib/native-bridge/native-navigation-reporter')).default;
+  } catch (error) {
+    console.error('The native navigation reporter could not be loaded', error);
+  }
+}
 
 // Route modules are loaded on demand; each is a thin page that composes features.
 const AccountHomeRoute = lazyRoute(() => import('./routes/account-home-route'));
@@ -117,12 +133,12 @@ const pagesWithoutSignIn: RegExp[] = [
  */
 export function AppRoutes() {
   const routeFailed = useClearErrorsOnNavigation();
-  // docs/product/addresses-and-routes.md#screens-and-routes: every page, account pages included, tells the native app where it went (issue 17).
-  useNativeNavigation(nativeRouteName);
+  const isWebView = useAppStore((state) => state.isWebView);
   const [location] = useLocation();
   const announcement = useFocusOnNavigation(location);
   return (
     <>
+      {isWebView && NativeNavigationReporter && <NativeNavigationReporter />}
       <p className="visually-hidden" aria-live="polite" aria-atomic="true">
         {announcement}
       </p>

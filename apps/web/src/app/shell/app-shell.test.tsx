@@ -87,6 +87,20 @@ describe('error banner', () => {
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
   });
 
+  it('shows the reference for support when a server error raised it', () => {
+    useAppStore.getState().setError(true, {}, '5f0c2d9e');
+    renderWithProviders(<ErrorBanner />);
+
+    expect(screen.getByRole('alert')).toHaveTextContent('Reference for support: 5f0c2d9e');
+  });
+
+  it('shows no reference without one', () => {
+    useAppStore.getState().setError(true);
+    renderWithProviders(<ErrorBanner />);
+
+    expect(screen.getByRole('alert')).not.toHaveTextContent('Reference for support');
+  });
+
   it('hides the buttons as configured', () => {
     useAppStore.setState({
       error: { page: false, overlay: false, banner: true },

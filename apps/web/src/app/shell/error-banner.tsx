@@ -1,5 +1,6 @@
 import { useTranslation } from '@/lib/i18n/use-translation';
 import { selectShowBannerCancel, selectShowBannerConfirm, useAppStore } from '@/lib/state/app-store';
+import { SupportReference } from '@/components/support-reference';
 import { retryAction } from './route-retry';
 
 /**
@@ -11,6 +12,7 @@ export function ErrorBanner({ reload = () => window.location.reload() }: { reloa
   const showCancel = useAppStore(selectShowBannerCancel);
   const showConfirm = useAppStore(selectShowBannerConfirm);
   const closeBanner = useAppStore((state) => state.closeBanner);
+  const reference = useAppStore((state) => state.errorReference);
 
   return (
     <div className="error-banner" role="alert">
@@ -18,6 +20,7 @@ export function ErrorBanner({ reload = () => window.location.reload() }: { reloa
       <p className="error-banner__description">
         {t('error-banner-description', 'An error has occured, please try again')}
       </p>
+      {reference && <SupportReference reference={reference} />}
       {(showCancel || showConfirm) && (
         <div className="error-banner__actions">
           {showCancel && (

@@ -2,6 +2,7 @@ import { Component, type ErrorInfo, type ReactNode } from 'react';
 import { ErrorIllustration } from '@/components/error-illustration';
 import { i18n } from '@/lib/i18n/i18n';
 import { isChunkLoadError, reportError } from '@/lib/errors/report-error';
+import { supportReference } from '@/lib/http';
 import { useAppStore } from '@/lib/state/app-store';
 import { retryFailedRoutes } from '../lazy-route';
 import { offerRetryInPlace } from './route-retry';
@@ -85,7 +86,7 @@ export class RouteErrorBoundary extends Component<RouteBoundaryProps, RouteBound
     reportError(error, { where: 'route', componentStack: info.componentStack });
     this.props.onFailed?.(this.props.resetKey);
     offerRetryInPlace(isChunkLoadError(error) ? this.retry : null);
-    useAppStore.getState().setError(true);
+    useAppStore.getState().setError(true, {}, supportReference(error));
     if (isChunkLoadError(error) && this.onlineRetriesLeft > 0 && navigator.onLine) {
       const attempt = ONLINE_RETRIES - this.onlineRetriesLeft;
       this.onlineRetriesLeft -= 1;

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createFakeFetch, jsonResponse } from '@/testing/fake-fetch';
 import { createHttpClient, requestUrl, serverErrorHelper } from './http-client';
-import { HttpError } from './http-error';
+import { HttpError, supportReference } from './http-error';
 
 const apiError = (status: number, code = 'x') => ({ status, code, message: `failed ${status}` });
 
@@ -349,5 +349,35 @@ describe('requestUrl', () => {
     expect(requestUrl('/api/h', '/', { page_size: 100, page_index: 0 }, page)).toBe(
       'https://app.example/api/h?page_size=100&page_index=0',
     );
+  });
+});
+
+describe('supportReference', () => {
+  const id = '5f0c2d9e-8b1a-4c3d-9e2f-1a2b3c4d5e6f';
+  const failing = (status: number, headers?: Record<string, string>) =>
+    createHttpClient({
+      fetch: createFakeFetch({
+        'GET /api/thing': jsonResponse({ status, code: 'internal_error', message: 'x' }, { status, headers }),
+      }).fetch,
+    })
+      .get('/api/thing')
+      .catch((error: unknown) => error);
+
+  beforeEach(() => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+  });
+  afterEach(() => vi.restoreAllMocks());
+
+  it("is the start of a server error's request id, also through an error that wraps it", async () => {
+    const error = await failing(503, { 'x-request-id': id });
+    expect(supportReference(error)).toBe('5f0c2d9e');
+    expect(supportReference(new Error('Loading the user failed', { cause: error }))).toBe('5f0c2d9e');
+  });
+
+  it('is absent below 500, without an id, and without an answer', async () => {
+    expect(supportReference(await failing(404, { 'x-request-id': id }))).toBeUndefined();
+    expect(supportReference(await failing(500))).toBeUndefined();
+    expect(supportReference(new HttpError({ status: 0, config: { url: '/api/thing' } }))).toBeUndefined();
+    expect(supportReference(new Error('no call'))).toBeUndefined();
   });
 });

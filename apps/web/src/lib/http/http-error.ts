@@ -37,6 +37,27 @@ export function isHttpError(error: unknown): error is HttpError {
   return error instanceof HttpError;
 }
 
+/** How much of a request id the customer reads out to support: enough to find it in the logs. */
+const REFERENCE_LENGTH = 8;
+
+/**
+ * The reference a server error shows the customer (docs/product/states.md#a-reference-for-support):
+ * the start of the failed request's id (X-Request-Id), under which the server, the load balancer
+ * and the trace log it. None for an answer below 500, or no answer at all. An error that wraps the
+ * failed call (as `cause`) gives the call's.
+ */
+export function supportReference(error: unknown): string | undefined {
+  let current = error;
+  for (let depth = 0; depth < 5 && current instanceof Error; depth += 1) {
+    if (isHttpError(current)) {
+      const id = current.status >= 500 ? current.headers?.get('x-request-id') : undefined;
+      return id ? id.slice(0, REFERENCE_LENGTH) : undefined;
+    }
+    current = current.cause;
+  }
+  return undefined;
+}
+
 export function isApiErrorBody(value: unknown): value is ApiErrorBody {
   if (typeof value !== 'object' || value === null) return false;
   const body = value as Record<string, unknown>;

@@ -49,10 +49,21 @@ describe('app state', () => {
     });
 
     it('are all cleared by clearErrors (navigation to a route without own error handling)', () => {
-      state().setError(true, { hideCancel: true });
+      state().setError(true, { hideCancel: true }, '5f0c2d9e');
       state().clearErrors();
       expect(state().error).toEqual({ page: false, overlay: false, banner: false });
       expect(state().errorButtons).toEqual({});
+      expect(state().errorReference).toBeNull();
+    });
+
+    it('keep the reference for support of the error that set them, until they are cleared', () => {
+      state().setError(true, {}, '5f0c2d9e');
+      expect(state().errorReference).toBe('5f0c2d9e');
+      state().setError(true);
+      expect(state().errorReference).toBeNull();
+      state().setError(true, {}, '5f0c2d9e');
+      state().setError(false);
+      expect(state().errorReference).toBeNull();
     });
   });
 

@@ -44,6 +44,8 @@ export interface AppState {
   activeLanguage: Language;
   error: ErrorFlags;
   errorButtons: ErrorButtons;
+  /** A reference for support when a server error caused the error page (http's supportReference). */
+  errorReference: string | null;
   /**
    * The country the app shows when no customer is signed in (the requested, preferred or browser's);
    * the signed-in customer's own is in the session user (lib/session), not here.
@@ -63,8 +65,11 @@ export interface AppActions {
   setErrorReportingAllowed(allowed: boolean): void;
   /** The language whose texts are loaded (lib/i18n holds the texts themselves). */
   setActiveLanguage(language: Language): void;
-  /** Sets page, overlay and banner together; setting an error marks the content as loaded. */
-  setError(value: boolean, buttons?: ErrorButtons): void;
+  /**
+   * Sets page, overlay and banner together; setting an error marks the content as loaded. `reference`:
+   * the failed request's reference for support, shown on the banner.
+   */
+  setError(value: boolean, buttons?: ErrorButtons, reference?: string): void;
   /** Flips each of the three error flags. */
   toggleError(): void;
   /** Clears all three flags (navigation to a route without its own error handling). */
@@ -97,6 +102,7 @@ export function initialAppState(): AppState {
     activeLanguage: 'en',
     error: { ...noErrors },
     errorButtons: {},
+    errorReference: null,
     homeLocation: 'DE',
     toasts: [],
     notify: null,
@@ -114,10 +120,11 @@ export const useAppStore = create<AppStore>()((set, get) => ({
   setEnvironment: ({ isWebView, trackingOptOut }) => set({ isWebView, trackingOptOut }),
   setErrorReportingAllowed: (errorReportingAllowed) => set({ errorReportingAllowed }),
   setActiveLanguage: (activeLanguage) => set({ activeLanguage }),
-  setError: (value, buttons = {}) =>
+  setError: (value, buttons = {}, reference) =>
     set(() => ({
       error: { page: value, overlay: value, banner: value },
       errorButtons: value ? buttons : {},
+      errorReference: value ? (reference ?? null) : null,
       ...(value ? { contentLoaded: true } : {}),
     })),
   toggleError: () =>
@@ -126,7 +133,7 @@ export const useAppStore = create<AppStore>()((set, get) => ({
       const anySet = error.page || error.overlay || error.banner;
       return { error, ...(anySet ? { contentLoaded: true } : {}) };
     }),
-  clearErrors: () => set({ error: { ...noErrors }, errorButtons: {} }),
+  clearErrors: () => set({ error: { ...noErrors }, errorButtons: {}, errorReference: null }),
   closeBanner: () => set((state) => ({ error: { ...state.error, banner: false } })),
   setHomeLocation: (country) => set({ homeLocation: country.toUpperCase() }),
   addToast: ({ message, type = 'info', autoClose = true }) => {

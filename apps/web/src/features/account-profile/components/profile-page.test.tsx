@@ -419,7 +419,12 @@ describe('profile page', () => {
   it('says a server error is ours, offers Retry, and shows the profile once it loads', async () => {
     let fail = true;
     const get = vi.fn(async (url: string) => {
-      if (fail) throw new HttpError({ status: 500, config: { url } });
+      if (fail)
+        throw new HttpError({
+          status: 500,
+          config: { url },
+          headers: new Headers({ 'x-request-id': '5f0c2d9e-8b1a-4c3d-9e2f-1a2b3c4d5e6f' }),
+        });
       return (url === apiPaths.personalData ? answer('DE') : countryMeta('DE')) as never;
     });
     const http = createFakeHttpClient({ get: get as never });
@@ -428,6 +433,8 @@ describe('profile page', () => {
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent(english['load-error-server']);
     expect(alert).not.toHaveTextContent(/connection/i);
+    // The failed request's reference, for support (docs/product/states.md#a-reference-for-support).
+    expect(alert).toHaveTextContent(`${english['error-reference-label']} 5f0c2d9e`);
     expect(within(alert).getByRole('img', { name: 'Something went wrong' })).toBeInTheDocument();
     fail = false;
     await userEvent.click(within(alert).getByRole('button', { name: 'Retry' }));
@@ -443,7 +450,9 @@ describe('profile page', () => {
     renderWithProviders(<ProfilePage mobileHref="/DE/en/myaccount/mobile" />, {
       http: createFakeHttpClient({ get: get as never }),
     });
-    expect(await screen.findByRole('alert')).toHaveTextContent(english['load-error-offline']);
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent(english['load-error-offline']);
+    expect(alert).not.toHaveTextContent(english['error-reference-label']!);
   });
 });
 
