@@ -15,18 +15,28 @@ import {
  * The answers to the page's GET requests for the customer's consents, with when the browser sent each
  * request (its own clock, so that the test runner's delays do not count).
  */
-function consentAnswers(page: Page, path: string): { status: number; sentAt: number }[] {
-  const answers: { status: number; sentAt: number }[] = [];
+function consentAnswers(
+  page: Page,
+  path: string,
+): { status: number; sentAt: number; requestId: string | undefined }[] {
+  const answers: { status: number; sentAt: number; requestId: string | undefined }[] = [];
   page.on('response', (response) => {
     const request = response.request();
     if (request.method() === 'GET' && new URL(response.url()).pathname === path)
-      answers.push({ status: response.status(), sentAt: request.timing().startTime });
+      answers.push({
+        status: response.status(),
+        sentAt: request.timing().startTime,
+        requestId: response.headers()['x-request-id'],
+      });
   });
   return answers;
 }
 
 /** Fails the next `times` GETs of the signed-in customer's consents (the entry route's call). */
-async function failConsentReads(page: Page, times: number): Promise<{ status: number; sentAt: number }[]> {
+async function failConsentReads(
+  page: Page,
+  times: number,
+): Promise<{ status: number; sentAt: number; requestId: string | undefined }[]> {
   const { uuid } = await customerApi(page);
   const path = apiPaths.customerConsents(uuid);
   await injectFault(page, { pathPrefix: path, method: 'GET', status: 503, times });
@@ -69,6 +79,10 @@ test.describe('the loyalty entry route', () => {
       expect(gap).toBeLessThan(5_000);
     }
     await expect(warning).toContainText(t['loyalty-entry-not-responding-text']!);
+    // The last failed call's reference for support, as the server logged it.
+    await expect(warning).toContainText(
+      `${t['error-reference-label']} ${answers[3]!.requestId!.slice(0, 8)}`,
+    );
     await expect(page).toHaveURL(loyaltyAddress('/'));
 
     // The fault is used up: Try again reaches the service and the member lands on the status page.

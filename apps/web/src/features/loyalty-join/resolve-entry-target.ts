@@ -30,8 +30,9 @@ export async function resolveEntryTarget(args: {
 }): Promise<string> {
   const { http, queryClient, user } = args;
   if (!user?.uuid) throw new Error("Couldn't load user information");
-  const { consents, failed } = await ensureLoyaltyConsents(queryClient, http, user.uuid);
-  if (failed) throw new Error('Loyalty consents could not be loaded');
+  const { consents, failed, error } = await ensureLoyaltyConsents(queryClient, http, user.uuid);
+  // The failed call goes along (its reference for support shows on the page).
+  if (failed) throw new Error('Loyalty consents could not be loaded', { cause: error });
   if (!isMember(consents)) return routes.loyalty.onboarding.build();
   await queryClient.fetchQuery(tierDetailsQuery(http, user.uuid));
   return routes.loyalty.status.build();

@@ -7,7 +7,7 @@ import { ENTRY_RETRIES, ENTRY_RETRY_DELAY_MS } from './entry-retry';
 import { resolveEntryTarget, takeStoredLoyaltyRedirect } from './resolve-entry-target';
 import { sessionUserOf } from '@/lib/session/session-user';
 
-export type EntryState = { kind: 'loading' } | { kind: 'failed' };
+export type EntryState = { kind: 'loading' } | { kind: 'failed'; error: unknown };
 
 /**
  * The entry route's work (docs/product/addresses-and-routes.md#screens-and-routes): follow a stored redirect, or decide between status and onboarding,
@@ -46,7 +46,7 @@ export function useLoyaltyEntry(): { state: EntryState; retry: () => void } {
         // docs/product/addresses-and-routes.md#screens-and-routes's warning, reported once: in the page, where Try again is (issue 7: a toast as well
         // said it twice and covered the title).
         console.warn('Loyalty service not responding', error);
-        setState({ kind: 'failed' });
+        setState({ kind: 'failed', error });
       }
     };
     void attempt(ENTRY_RETRIES);

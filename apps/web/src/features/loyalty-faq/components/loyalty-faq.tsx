@@ -32,6 +32,7 @@ export function LoyaltyFaq() {
       {faq.isError ? (
         <InlineError
           message={t('loyalty-load-error')}
+          error={faq.error}
           onRetry={() => void faq.refetch()}
           retrying={faq.isFetching}
         />

@@ -53,6 +53,7 @@ export function LoyaltyHistory() {
       {firstFailed ? (
         <InlineError
           message={t('loyalty-load-error')}
+          error={history.error}
           onRetry={() => void history.refetch()}
           retrying={history.isFetching}
         />
@@ -80,7 +81,9 @@ export function LoyaltyHistory() {
         {content.length > 0 ? summary : ''}
       </p>
 
-      {moreFailed && <InlineError message={t('loyalty-load-error')} onRetry={loadMore} />}
+      {moreFailed && (
+        <InlineError message={t('loyalty-load-error')} error={history.error} onRetry={loadMore} />
+      )}
 
       {history.hasNextPage && !moreFailed && (
         <div className="loyalty-actions loyalty-history__more">

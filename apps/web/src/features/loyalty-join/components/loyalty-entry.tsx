@@ -15,6 +15,7 @@ export function LoyaltyEntry() {
         <InlineError
           title={t('loyalty-entry-not-responding')}
           message={t('loyalty-entry-not-responding-text')}
+          error={state.error}
           onRetry={retry}
         />
       ) : (

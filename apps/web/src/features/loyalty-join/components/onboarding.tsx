@@ -54,6 +54,7 @@ export function Onboarding() {
       {tiers.isError && (
         <InlineError
           message={t('loyalty-load-error')}
+          error={tiers.error}
           onRetry={() => void tiers.refetch()}
           retrying={tiers.isFetching}
         />

@@ -115,8 +115,17 @@ describe('expiry forecast on the status page', () => {
 
   it('offers a retry when the forecast cannot be loaded, and keeps the figures', async () => {
     await applyRealTranslations('en');
-    const { get } = renderStatus(new HttpError({ status: 503, config: { url: 'forecast' } }));
-    expect(await screen.findByRole('alert')).toHaveTextContent('We could not load when your points expire.');
+    const { get } = renderStatus(
+      new HttpError({
+        status: 503,
+        config: { url: 'forecast' },
+        headers: new Headers({ 'x-request-id': '0a1b2c3d-0000-4000-8000-000000000000' }),
+      }),
+    );
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('We could not load when your points expire.');
+    // The reference for support (docs/product/states.md#a-reference-for-support).
+    expect(alert).toHaveTextContent('Reference for support: 0a1b2c3d');
     expect(screen.getByText('4,750')).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
     expect(get.mock.calls.filter(([url]) => url === apiPaths.loyaltyExpiryForecast(uuid))).toHaveLength(2);

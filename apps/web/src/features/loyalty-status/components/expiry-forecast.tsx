@@ -28,6 +28,7 @@ export function ExpiryForecast({ tiers }: { tiers: TierList }) {
     return (
       <InlineError
         message={t('loyalty-expiry-load-error')}
+        error={forecast.error}
         onRetry={() => void forecast.refetch()}
         retrying={forecast.isFetching}
       />

@@ -48,6 +48,7 @@ export function LoyaltyStatus({ forMembers }: { forMembers?: ReactNode }) {
       ) : failed ? (
         <InlineError
           message={t('loyalty-load-error')}
+          error={details.error ?? tiers.error}
           onRetry={retry}
           retrying={details.isFetching || tiers.isFetching}
         />

@@ -70,6 +70,7 @@ export function PartnerCode({ slug, partnerName }: { slug: string; partnerName: 
         ) : lookup.isError ? (
           <InlineError
             message={t('loyalty-load-error')}
+            error={lookup.error}
             onRetry={() => void lookup.refetch()}
             retrying={lookup.isFetching}
           />

@@ -26,6 +26,7 @@ export function RewardPage({ slug }: { slug: string }) {
       <LoyaltyPage title={t('loyalty-reward-title')} back={back}>
         <InlineError
           message={t('loyalty-load-error')}
+          error={tiers.error ?? details.error}
           onRetry={() => {
             if (tiers.isError) void tiers.refetch();
             if (details.isError) void details.refetch();

@@ -31,6 +31,7 @@ export function TierOverview() {
       {failed ? (
         <InlineError
           message={t('loyalty-load-error')}
+          error={tiers.error ?? details.error}
           onRetry={() => {
             if (tiers.isError) void tiers.refetch();
             if (details.isError) void details.refetch();

@@ -29,7 +29,7 @@ export async function ensureLoyaltyConsents(
   http: HttpClient,
   uuid: string,
   options: { force?: boolean } = {},
-): Promise<{ consents: CustomerConsent[]; failed: boolean }> {
+): Promise<{ consents: CustomerConsent[]; failed: boolean; error?: unknown }> {
   const key = loyaltyKeys.consents(uuid);
   const cached = queryClient.getQueryData<CustomerConsent[]>(key);
   if (!options.force && cached?.some((consent) => consent.slug === LOYALTY_CORE_CONSENT)) {
@@ -46,6 +46,6 @@ export async function ensureLoyaltyConsents(
   } catch (error) {
     console.error(CONSENTS_ERROR, error);
     queryClient.setQueryData(key, []);
-    return { consents: [], failed: true };
+    return { consents: [], failed: true, error };
   }
 }

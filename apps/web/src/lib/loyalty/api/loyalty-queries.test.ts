@@ -97,11 +97,14 @@ describe('loyalty consents', () => {
   });
 
   it('become an empty list when the call fails (docs/product/errors.md#error-catalogue)', async () => {
-    const http = createFakeHttpClient({ get: vi.fn().mockRejectedValue(failure(503)) });
+    const failed = failure(503);
+    const http = createFakeHttpClient({ get: vi.fn().mockRejectedValue(failed) });
 
+    // The failed call goes along, for its reference for support.
     await expect(ensureLoyaltyConsents(queryClient, http, uuid)).resolves.toEqual({
       consents: [],
       failed: true,
+      error: failed,
     });
     expect(queryClient.getQueryData(loyaltyKeys.consents(uuid))).toEqual([]);
   });
