@@ -1,11 +1,14 @@
 #!/usr/bin/env node
-// npm run bench:fleet: what the load balancer's connections to the instances cost (issue 21 §3, §6).
-// One fleet (scripts/fleet/fleet.mjs: three instances, PgBouncer, PostgreSQL, read caches off so that
-// every read asks the database) and two HAProxy processes of the fleet's configuration in front of the
-// same instances, differing in one line only:
-//   - "close": `option http-server-close`, a new connection to an instance for every request;
-//   - "keep-alive": `option http-keep-alive`, connections to the instances kept and reused
-//     (`http-reuse safe`, HAProxy's default).
+// npm run bench:fleet: what a setting of the load balancer costs (issue 21 §3, §6). One fleet
+// (scripts/fleet/fleet.mjs: three instances, PgBouncer, PostgreSQL, read caches off so that every read
+// asks the database) and two HAProxy processes of the fleet's configuration in front of the same
+// instances, differing in one setting only. BENCH_FLEET_COMPARE chooses which:
+//   - "connections" (the default): "close", `option http-server-close`, a new connection to an
+//     instance for every request, against "keep-alive", `option http-keep-alive`, connections kept and
+//     reused (`http-reuse safe`, HAProxy's default; the recipe);
+//   - "logging": "errors only", the log at level notice (failed and 5xx requests, through
+//     `option log-separate-errors`), against "every request", a line per request at level info (the
+//     recipe), written to a pipe that the script reads.
 // BENCH_FLEET_CUSTOMERS (2 000) customers signed in through the fleet; every pass sends
 // BENCH_FLEET_REQUESTS (10 000) requests of one call, consecutive requests for different customers,
 // over BENCH_FLEET_CONNECTIONS (16) TLS connections to the balancer. The two balancers take turns,
@@ -26,15 +29,29 @@ const started = Date.now();
 const log = (line) =>
   process.stderr.write(`[${((Date.now() - started) / 1000).toFixed(1).padStart(6)} s] ${line}\n`);
 
-/** The balancers compared: the fleet's configuration with one connection mode each. */
-const modes = {
-  close: 'option http-server-close',
-  'keep-alive': 'option http-keep-alive',
-};
+/** The fleet's configuration with one connection mode. */
 const withMode = (line) => (text) =>
   text
     .replace(/^\s*option http-(server-close|keep-alive)\s*$/m, '')
     .replace(/^defaults\n/m, `defaults\n  ${line}\n`);
+/** The fleet's configuration with the log at another level. */
+const withLogLevel = (level) => (text) => {
+  const line = /^(\s*log stderr format raw local0) info$/m;
+  if (!line.test(text)) throw new Error("the fleet's HAProxy configuration no longer logs at info");
+  return text.replace(line, `$1 ${level}`);
+};
+
+/** The comparisons: two balancers each, the first the baseline; each an edit of the fleet's configuration. */
+const comparisons = {
+  connections: {
+    close: withMode('option http-server-close'),
+    'keep-alive': withMode('option http-keep-alive'),
+  },
+  logging: { 'errors only': withLogLevel('notice'), 'every request': withLogLevel('info') },
+};
+const COMPARE = process.env.BENCH_FLEET_COMPARE ?? 'connections';
+const modes = comparisons[COMPARE];
+if (!modes) throw new Error(`BENCH_FLEET_COMPARE: one of ${Object.keys(comparisons).join(', ')}`);
 
 /** The reads measured: a GET with the customer's access token. */
 const calls = [
@@ -62,8 +79,8 @@ process.exit((await runOnFleet(fleet, run, { connections: 32 })) ? 0 : 1);
 
 async function run() {
   const balancers = {};
-  for (const [name, line] of Object.entries(modes))
-    balancers[name] = await fleet.startBalancer(name, withMode(line));
+  for (const [name, edit] of Object.entries(modes))
+    balancers[name] = await fleet.startBalancer(name.replace(/\W+/g, '-'), edit);
   log(
     `balancers: ${Object.entries(balancers)
       .map(([name, b]) => `${name} ${b.url}`)
@@ -122,7 +139,7 @@ async function run() {
     `\n${customers.length} customers, ${REQUESTS} requests per pass over ${CONNECTIONS} TLS connections, ` +
       `${ROUNDS} rounds; medians of the rounds; three instances, read caches off.\n`,
   );
-  console.log(`| call | ${names.map((n) => `${n}: rate, p99`).join(' | ')} | keep-alive / close |`);
+  console.log(`| call | ${names.map((n) => `${n}: rate, p99`).join(' | ')} | ${names[1]} / ${names[0]} |`);
   console.log(`| --- | ${names.map(() => '---').join(' | ')} | --- |`);
   for (const [call, byMode] of results) {
     const cells = names.map((n) => {
@@ -131,7 +148,7 @@ async function run() {
       return `${median(runs.map((r) => r.rate)).toFixed(0)}/s, ${median(runs.map((r) => r.p99)).toFixed(1)} ms${failed ? `, ${failed} failed` : ''}`;
     });
     const ratio =
-      median(byMode.get('keep-alive').map((r) => r.rate)) / median(byMode.get('close').map((r) => r.rate));
+      median(byMode.get(names[1]).map((r) => r.rate)) / median(byMode.get(names[0]).map((r) => r.rate));
     console.log(`| ${call} | ${cells.join(' | ')} | ${ratio.toFixed(2)} |`);
   }
 }
