@@ -1,4 +1,5 @@
 import { useTranslation } from '@/lib/i18n/use-translation';
+import './support-reference.css';
 
 /**
  * After a server error: the failed request's reference, for the customer to quote to support, who

@@ -13,13 +13,6 @@ export {
   type BridgeMessageName,
   type BridgeMessages,
 } from './native-bridge';
-export { createNavigationDirectionTracker, type NavigationDirection } from './navigation-direction';
-export {
-  nativeNavigationAction,
-  nativeRouteName,
-  reportNavigation,
-  useNativeNavigation,
-  type NativeNavigationAction,
-} from './native-navigation';
 export { paymentHandoverAddress } from './payment-handover';
-// The host side (host-bridge.ts, host-bridge-state.ts) is imported by its own path: only webviews load it.
+// The host side (host-bridge.ts, host-bridge-state.ts) and the navigation reporter
+// (native-navigation-reporter.tsx) are imported by their own paths: only webviews load them.

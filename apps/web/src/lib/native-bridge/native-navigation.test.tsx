@@ -4,7 +4,7 @@ import { Router } from 'wouter';
 import { navigate } from 'wouter/use-browser-location';
 import { loyaltyRouteName, routes } from '@/config/routes';
 import { resetAppStore, useAppStore } from '@/lib/state/app-store';
-import { nativeNavigationAction, nativeRouteName, useNativeNavigation } from '.';
+import { nativeNavigationAction, nativeRouteName, useNativeNavigation } from './native-navigation';
 
 describe('nativeRouteName (docs/product/addresses-and-routes.md#screens-and-routes: every route that is not a loyalty route reports its moves)', () => {
   it('names loyalty routes by name and every other page by its path', () => {
