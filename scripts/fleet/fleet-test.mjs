@@ -14,6 +14,7 @@
 // generators and shorter pauses between the phases, and starts the faults once 200 customers have
 // signed in: the other 800 sign in during the faults (FLEET_WARM).
 import { randomBytes } from 'node:crypto';
+import tls from 'node:tls';
 import pg from 'pg';
 import { apiPaths, appPaths } from '@roadpass/contracts';
 import { httpSignIn } from '../http-sign-in.mjs';
@@ -60,6 +61,8 @@ process.exit(exitCode);
 async function run() {
   await checkOperatorEndpoints();
   await checkAccessLog();
+  // Measured on an idle connection of its own while the load runs (about 10 s).
+  const keepAlive = checkKeepAlive();
   const customers = await fleet.createCustomers(CUSTOMERS, PASSWORD);
   log(`${customers.length} customers created`);
 
@@ -496,6 +499,7 @@ async function run() {
   }
   log(`requests: ${JSON.stringify(byKind)}`);
   await db.end();
+  await keepAlive;
 }
 
 /**
@@ -578,6 +582,40 @@ async function checkAccessLog() {
       ),
     `HAProxy's log: one line per request with its id, tokens and query strings left out (${lines[0]?.trim()})`,
   );
+}
+
+/**
+ * Clients that follow the Keep-Alive header (Node's fetch) keep an idle connection as long as it
+ * says: it must be shorter than HAProxy keeps it open, by a margin, or a request sent as HAProxy
+ * closes the connection fails. Measured on a raw TLS connection: one request, then idle until
+ * HAProxy closes it.
+ */
+function checkKeepAlive() {
+  return new Promise((resolve) => {
+    const socket = tls.connect({
+      host: '127.0.0.1',
+      port: fleet.publicPort,
+      servername: 'localhost',
+      ca: fleet.ca,
+    });
+    let head = '';
+    let answeredAt;
+    socket.once('secureConnect', () => socket.write('GET /config.json HTTP/1.1\r\nHost: localhost\r\n\r\n'));
+    socket.on('data', (chunk) => {
+      head += chunk;
+      if (!answeredAt && head.includes('\r\n\r\n')) answeredAt = Date.now();
+    });
+    socket.on('error', (error) => check(false, `keep-alive: ${error.message}`));
+    socket.once('close', () => {
+      const advertised = Number(/^keep-alive: *timeout=(\d+)/im.exec(head)?.[1]);
+      const idleMs = Date.now() - answeredAt;
+      check(
+        advertised > 0 && idleMs >= (advertised + 1) * 1000,
+        `keep-alive: HAProxy says timeout=${advertised} s and closed the idle connection after ${idleMs} ms (later than ${advertised + 1} s)`,
+      );
+      resolve();
+    });
+  });
 }
 
 /** Eight random letters (names and cities allow no digits). */
