@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // npm run fleet: three Roadpass instances behind HAProxy (TLS) and PgBouncer, on a throwaway
 // PostgreSQL cluster, on this machine (the recipe of deploy/README.md, as child processes). Installs
-// haproxy and pgbouncer from Debian's packages when missing. Ctrl-C stops everything.
+// haproxy, pgbouncer and the exporters from Debian's packages when missing. Ctrl-C stops everything.
 // Needs a build (npm run build). Settings: FLEET_INSTANCES (3), FLEET_PORT (a free one),
 // FLEET_VERBOSE=1 (the children's stderr).
 import { startFleet } from './fleet/fleet.mjs';
@@ -16,6 +16,11 @@ console.log(`HAProxy runtime API: socat - ${fleet.runDir}/haproxy.sock  ·  PgBo
 console.log(
   `Health and metrics (management ports, not behind HAProxy): ${fleet.instances
     .map((s) => `http://127.0.0.1:${s.managementPort}/metrics`)
+    .join(', ')}`,
+);
+console.log(
+  `Exporters for Prometheus (deploy/prometheus/prometheus.yml): ${Object.entries(fleet.exporters)
+    .map(([name, url]) => `${name} ${url}`)
     .join(', ')}`,
 );
 console.log('No demo customers (NODE_ENV=production): register at the sign-in page. Ctrl-C stops the fleet.');

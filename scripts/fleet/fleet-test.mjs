@@ -9,16 +9,20 @@
 //      their change listeners listen again and their caches follow other instances' writes.
 // Sessions and tokens work on every instance throughout (leastconn spreads each customer's calls;
 // the end checks every instance directly). Every acknowledged write (profile, consent, partner code,
-// event) is read back from PostgreSQL at the end. Needs a build (npm run build). Exits 1 on a failed
+// event) is read back from PostgreSQL at the end. The exporters Prometheus scrapes (HAProxy's,
+// PgBouncer's, PostgreSQL's, the host's) follow the faults, and export every metric that
+// deploy/prometheus/fleet-alerts.yml and the Grafana dashboard name. Needs a build (npm run build). Exits 1 on a failed
 // check. FLEET_QUICK=1 (CI) keeps the 1 000 customers and every check but uses half the load
 // generators and shorter pauses between the phases, and starts the faults once 200 customers have
 // signed in: the other 800 sign in during the faults (FLEET_WARM).
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import tls from 'node:tls';
 import pg from 'pg';
 import { apiPaths, appPaths } from '@roadpass/contracts';
 import { httpSignIn } from '../http-sign-in.mjs';
-import { runOnFleet, startFleet } from './fleet.mjs';
+import { checkExported, namedMetrics, parseExposition, sampleValue } from '../prometheus-names.mjs';
+import { ensurePackages, runOnFleet, startFleet } from './fleet.mjs';
 
 const CUSTOMERS = Number(process.env.FLEET_CUSTOMERS ?? 1000);
 const QUICK = process.env.FLEET_QUICK === '1';
@@ -44,6 +48,8 @@ const check = (ok, text) => {
   if (!ok) problems.push(text);
 };
 
+// promtool lints the scrape of deploy/pgbouncer-exporter.mjs (Debian's prometheus package).
+ensurePackages(log, { promtool: 'prometheus' });
 const fleet = await startFleet({
   instances: 3,
   log,
@@ -300,10 +306,24 @@ async function run() {
     20,
   );
   downAt = Date.now();
+  // What RoadpassBalancerFewInstances reads follows: HAProxy's exporter counts one instance fewer.
+  const balancerDuringKill = await scrapeExporter('haproxy');
   const diedAt = await gone;
   log(`killed ${victim.name}: signal sent at +0 ms, exit seen at +${diedAt - killedAt} ms`);
   const downAfter = downAt - killedAt;
   check(downAfter <= 2000, `kill -9: HAProxy took ${victim.name} out after ${downAfter} ms (≤ 2000)`);
+  const activeDuringKill = sampleValue(balancerDuringKill, 'haproxy_backend_active_servers', {
+    proxy: 'roadpass',
+  });
+  const victimDown = sampleValue(balancerDuringKill, 'haproxy_server_status', {
+    proxy: 'roadpass',
+    server: victim.name,
+    state: 'DOWN',
+  });
+  check(
+    activeDuringKill === fleet.instances.length - 1 && victimDown === 1,
+    `kill -9: HAProxy's exporter showed ${activeDuringKill} instances in service (${fleet.instances.length - 1}) and ${victim.name} DOWN (${victimDown})`,
+  );
   await pause(2000);
   const killTo = Date.now();
   const afterDeath = failuresBetween(diedAt, killTo);
@@ -327,10 +347,21 @@ async function run() {
   const pids = fleet.instances.map((instance) => instance.process.pid);
   const outageFrom = Date.now();
   fleet.pg.stop('fast');
-  await sleep(1500);
+  // What RoadpassPostgresDown reads follows: PostgreSQL's exporter cannot connect; PgBouncer's still
+  // answers (PgBouncer itself is up).
+  const [postgresDuringOutage, pgbouncerDuringOutage] = await Promise.all([
+    scrapeExporter('postgres'),
+    scrapeExporter('pgbouncer'),
+  ]);
+  await sleep(Math.max(0, 1500 - (Date.now() - outageFrom)));
   fleet.pg.start();
   const outageTo = Date.now();
   log(`PostgreSQL was down ${outageTo - outageFrom} ms`);
+  check(
+    sampleValue(postgresDuringOutage, 'pg_up') === 0 &&
+      sampleValue(pgbouncerDuringOutage, 'pgbouncer_up') === 1,
+    `PostgreSQL restart: during the outage its exporter said pg_up ${sampleValue(postgresDuringOutage, 'pg_up')} (0), PgBouncer's pgbouncer_up ${sampleValue(pgbouncerDuringOutage, 'pgbouncer_up')} (1)`,
+  );
   // The listeners come back (they retry every 0.5 s, doubling up to 30 s: at most ~4 s here).
   await fleet.waitUntil(
     async () => (await listeners(fleet)) === fleet.instances.length,
@@ -500,6 +531,52 @@ async function run() {
   log(`requests: ${JSON.stringify(byKind)}`);
   await db.end();
   await keepAlive;
+  await checkExporters();
+}
+
+/** One exporter of the fleet (fleet.exporters: haproxy, pgbouncer, postgres, node), parsed. */
+async function scrapeExporter(name) {
+  const text = await (await fetch(fleet.exporters[name], { signal: AbortSignal.timeout(10_000) })).text();
+  return Object.assign(parseExposition(text), { text });
+}
+
+/**
+ * The exporters of deploy/prometheus/prometheus.yml on the fleet after the load: every metric that
+ * fleet-alerts.yml and the dashboard name is exported, with its labels, by the real exporter; their
+ * values say what the fleet is (3 instances in service, the pool's queries counted, PostgreSQL up);
+ * promtool finds nothing wrong with PgBouncer's (deploy/pgbouncer-exporter.mjs, ours).
+ */
+async function checkExporters() {
+  const named = namedMetrics();
+  const scrapes = {};
+  for (const name of Object.keys(fleet.exporters)) {
+    scrapes[name] = await scrapeExporter(name);
+    const mine = new Map([...named].filter(([, entry]) => entry.exporter === name));
+    check(mine.size > 0, `the rules and the dashboard name ${mine.size} metrics of ${name}'s exporter`);
+    checkExported(mine, scrapes[name], check, `${name}'s exporter`);
+  }
+  const inService = sampleValue(scrapes.haproxy, 'haproxy_backend_active_servers', { proxy: 'roadpass' });
+  const pooled = sampleValue(scrapes.pgbouncer, 'pgbouncer_stats_queries_pooled_total', {
+    database: 'roadpass',
+  });
+  const pgUp = sampleValue(scrapes.postgres, 'pg_up');
+  check(
+    inService === fleet.instances.length && pooled > 1000 && pgUp === 1,
+    `exporters: HAProxy has ${inService} instances in service, PgBouncer pooled ${pooled} queries, pg_up ${pgUp}`,
+  );
+  let lint;
+  try {
+    lint = execFileSync('promtool', ['check', 'metrics'], {
+      input: scrapes.pgbouncer.text,
+      encoding: 'utf8',
+    });
+  } catch (error) {
+    lint = `${error.stdout ?? ''}${error.stderr ?? ''}` || String(error);
+  }
+  check(
+    lint.trim() === '',
+    `promtool check metrics: nothing wrong with PgBouncer's exporter${lint.trim() ? `:\n${lint}` : ''}`,
+  );
 }
 
 /**

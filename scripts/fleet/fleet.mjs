@@ -67,8 +67,16 @@ export function fillTemplate(file, values) {
   });
 }
 
-/** Installs Debian's packages for the commands that are missing (command → package; HAProxy and PgBouncer by default). */
-export function ensurePackages(log = console.log, packages = { haproxy: 'haproxy', pgbouncer: 'pgbouncer' }) {
+/** What the fleet runs, by command → Debian package: the recipe's parts and the exporters of deploy/prometheus/. */
+const FLEET_PACKAGES = {
+  haproxy: 'haproxy',
+  pgbouncer: 'pgbouncer',
+  'prometheus-postgres-exporter': 'prometheus-postgres-exporter',
+  'prometheus-node-exporter': 'prometheus-node-exporter',
+};
+
+/** Installs Debian's packages for the commands that are missing (command → package; the fleet's by default). */
+export function ensurePackages(log = console.log, packages = FLEET_PACKAGES) {
   const missing = Object.keys(packages).filter((bin) => {
     try {
       execFileSync('sh', ['-c', `command -v ${bin}`], { stdio: 'ignore' });
@@ -168,12 +176,26 @@ async function bringUp(fleet, options, count, log, onExit) {
 
   // Each instance has two ports: the customers' (behind HAProxy) and the management port for its
   // health checks and metrics, which HAProxy checks but never forwards to (deploy/README.md).
-  const [pgPort, bouncerPort, publicPort, ...instancePorts] = await Promise.all(
-    [0, 0, options.publicPort ?? 0, ...Array.from({ length: 2 * count }, () => 0)].map((p) =>
+  // The exporters (deploy/prometheus/prometheus.yml) listen on loopback, as on a host's private side.
+  const [pgPort, bouncerPort, publicPort, ...ports] = await Promise.all(
+    [0, 0, options.publicPort ?? 0, ...Array.from({ length: 2 * count + 4 }, () => 0)].map((p) =>
       p ? p : freePort(),
     ),
   );
+  const [
+    haproxyMetricsPort,
+    pgbouncerExporterPort,
+    postgresExporterPort,
+    nodeExporterPort,
+    ...instancePorts
+  ] = ports;
   Object.assign(fleet, { pgPort, bouncerPort, publicPort });
+  fleet.exporters = {
+    haproxy: `http://127.0.0.1:${haproxyMetricsPort}/metrics`,
+    pgbouncer: `http://127.0.0.1:${pgbouncerExporterPort}/metrics`,
+    postgres: `http://127.0.0.1:${postgresExporterPort}/metrics`,
+    node: `http://127.0.0.1:${nodeExporterPort}/metrics`,
+  };
 
   // 1. PostgreSQL: a cluster of its own (max_connections 100, as a default server).
   const bin = postgresBin();
@@ -222,13 +244,19 @@ async function bringUp(fleet, options, count, log, onExit) {
   await admin.connect();
   await admin.query(`create role roadpass login password 'fleet'`);
   await admin.query(`create database roadpass owner roadpass`);
+  // The exporters' role: PostgreSQL's pg_monitor (statistics and settings, no customer data), and
+  // PgBouncer's stats_users.
+  await admin.query(`create role roadpass_monitor login password 'fleet' in role pg_monitor`);
   await admin.end();
   fleet.directUrl = `postgres://roadpass:fleet@127.0.0.1:${pgPort}/roadpass`;
 
   // 2. PgBouncer in transaction mode.
   // Server connections: PgBouncer's pool (30 + 5 reserve) + one listener per instance + one start-up
   // lock connection per instance while starting + tools; well under max_connections (100).
-  writeFileSync(path.join(runDir, 'userlist.txt'), '"roadpass" "fleet"\n"postgres" ""\n');
+  writeFileSync(
+    path.join(runDir, 'userlist.txt'),
+    '"roadpass" "fleet"\n"roadpass_monitor" "fleet"\n"postgres" ""\n',
+  );
   writeFileSync(
     path.join(runDir, 'pgbouncer.ini'),
     fillTemplate('pgbouncer.ini.template', {
@@ -241,6 +269,7 @@ async function bringUp(fleet, options, count, log, onExit) {
       RUN_DIR: runDir,
       SERVER_POOL_SIZE: 30,
       DB_USER: 'roadpass',
+      STATS_USER: 'roadpass_monitor',
     }),
   );
   fleet.pgbouncer = spawnChild(
@@ -250,6 +279,28 @@ async function bringUp(fleet, options, count, log, onExit) {
   );
   fleet.databaseUrl = `postgres://roadpass:fleet@127.0.0.1:${bouncerPort}/roadpass`;
   await waitForPort(bouncerPort);
+
+  // The database side's exporters: PgBouncer's (deploy/pgbouncer-exporter.mjs, decision 0067),
+  // PostgreSQL's and the host's (Debian's packages), as deploy/prometheus/prometheus.yml scrapes them.
+  spawnChild(fleet, 'pgbouncer-exporter', process.execPath, ['deploy/pgbouncer-exporter.mjs'], {
+    ...process.env,
+    PGBOUNCER_URL: `postgres://roadpass_monitor:fleet@127.0.0.1:${bouncerPort}/pgbouncer`,
+    LISTEN_ADDRESS: `127.0.0.1:${pgbouncerExporterPort}`,
+  });
+  spawnChild(
+    fleet,
+    'postgres-exporter',
+    'prometheus-postgres-exporter',
+    [`--web.listen-address=127.0.0.1:${postgresExporterPort}`, '--log.level=warn'],
+    {
+      ...process.env,
+      DATA_SOURCE_NAME: `postgresql://roadpass_monitor:fleet@127.0.0.1:${pgPort}/roadpass?sslmode=disable`,
+    },
+  );
+  spawnChild(fleet, 'node-exporter', 'prometheus-node-exporter', [
+    `--web.listen-address=127.0.0.1:${nodeExporterPort}`,
+    '--log.level=warn',
+  ]);
 
   // 3. A self-signed certificate for HAProxy (TLS ends at the load balancer).
   const key = path.join(runDir, 'tls.key');
@@ -315,6 +366,8 @@ async function bringUp(fleet, options, count, log, onExit) {
       PUBLIC_PORT: publicPort,
       MAX_CONNECTIONS: 4000,
       TLS_PEM: path.join(runDir, 'tls.pem'),
+      METRICS_ADDRESS: '127.0.0.1',
+      METRICS_PORT: haproxyMetricsPort,
       SERVERS: fleet.instances
         .map((s) => `  server ${s.name} 127.0.0.1:${s.port} check port ${s.managementPort}`)
         .join('\n'),
@@ -397,7 +450,9 @@ async function startBalancer(fleet, name, edit) {
   const file = path.join(fleet.runDir, `haproxy-${name}.cfg`);
   const text = edit(readFileSync(path.join(fleet.runDir, 'haproxy.cfg'), 'utf8'))
     .replace(/^(\s*bind \S+:)\d+/m, `$1${port}`)
-    .replace(/haproxy\.sock/, `haproxy-${name}.sock`);
+    .replace(/haproxy\.sock/, `haproxy-${name}.sock`)
+    // One metrics frontend is enough (its port is the first HAProxy's).
+    .replace(/^frontend prometheus\n(?: {2}.*\n)+/m, '');
   writeFileSync(file, text);
   spawnChild(fleet, `haproxy ${name}`, 'haproxy', ['-f', file, '-db']);
   await waitForPort(port);
