@@ -8,7 +8,15 @@
 // before it had begun to answer, counted until the status content shows: what the start-up makes wait on
 // what. Requests answered from the browser cache (faster than half a round trip) do not count.
 // Usage: npm run build && npm run bench:page-load (BENCH_RUNS=5, WEB_DIST_DIR to compare builds)
+//
+// BENCH_PAGE_LOAD_FLEET=1 measures what a customer meets through the fleet recipe instead (npm run
+// fleet with one instance: TLS at HAProxy, the server behind it), once with HTTP/1.1 and once with
+// HTTP/2 offered by HAProxy (its `alpn`), alternating round by round on the same address. Each
+// measurement is a new browser context (no cache, no open connection, as a customer opening the app):
+// "first visit" loads the status page with an empty cache; "return after 12 s" reloads it after 12 s
+// idle, when HAProxy has closed the connection (timeout http-keep-alive 10 s) but the cache is warm.
 /* global document -- waitForFunction callbacks run in the browser */
+import { createHash, X509Certificate } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -23,6 +31,12 @@ const baseUrl = `http://127.0.0.1:${port}`;
 const dataDir = mkdtempSync(path.join(tmpdir(), 'roadpass-page-load-'));
 const network = { offline: false, latency: 150, downloadThroughput: 200_000, uploadThroughput: 93_750 };
 
+const throughFleet = process.env.BENCH_PAGE_LOAD_FLEET === '1';
+if (throughFleet) {
+  rmSync(dataDir, { recursive: true, force: true });
+  await benchThroughFleet();
+  process.exit(0);
+}
 const server = spawnServer(port, { DATA_DIR: dataDir });
 const browser = await chromium.launch({
   executablePath: chromiumPath,
@@ -44,8 +58,8 @@ function roundTripsInARow(requests) {
   return Math.max(0, ...depth.values());
 }
 
-async function measure(page, cdp, cold) {
-  if (cold) await cdp.send('Network.clearBrowserCache');
+async function measure(page, cdp, cold, url) {
+  if (cold && !url) await cdp.send('Network.clearBrowserCache');
   const requests = [];
   const onDone = (request) => {
     const timing = request.timing();
@@ -59,7 +73,8 @@ async function measure(page, cdp, cold) {
   };
   page.on('requestfinished', onDone);
   const begin = Date.now();
-  await page.reload({ waitUntil: 'commit' });
+  if (url) await page.goto(url, { waitUntil: 'commit' });
+  else await page.reload({ waitUntil: 'commit' });
   await page.waitForFunction(() => document.querySelector('[role="progressbar"]') !== null, null, {
     timeout: 60_000,
     polling: 10,
@@ -84,7 +99,9 @@ async function measure(page, cdp, cold) {
   };
 }
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+function median(xs) {
+  return [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+}
 
 try {
   await waitFor(`${baseUrl}/config.json`);
@@ -93,7 +110,7 @@ try {
   await page.goto(`${baseUrl}/customer/loyalty-ui/status`);
   await page.getByLabel('E-mail').fill('demo.de@example.com');
   await page.getByLabel('Password', { exact: true }).fill('Demo-2026!');
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await page.waitForURL(/\/customer\/loyalty-ui\/status/);
   const cdp = await context.newCDPSession(page);
   await cdp.send('Network.enable');
@@ -120,4 +137,85 @@ try {
   await browser.close();
   server.kill('SIGTERM');
   rmSync(dataDir, { recursive: true, force: true });
+}
+
+/** The status page through the fleet's HAProxy (TLS), HTTP/1.1 against HTTP/2 (see the header). */
+async function benchThroughFleet() {
+  const { startFleet } = await import('./fleet/fleet.mjs');
+  const fleet = await startFleet({ instances: 1, log: (line) => console.error(line) });
+  // The fleet's self-signed certificate, trusted by its key rather than with errors ignored: Chromium
+  // keeps nothing in its HTTP cache from a connection with a certificate error, which would make
+  // every load a first one.
+  const spki = createHash('sha256')
+    .update(new X509Certificate(fleet.ca).publicKey.export({ type: 'spki', format: 'der' }))
+    .digest('base64');
+  const fleetBrowser = await chromium.launch({
+    executablePath: chromiumPath,
+    args: [...chromiumArgs, `--ignore-certificate-errors-spki-list=${spki}`],
+  });
+  const alpn = { 'HTTP/1.1': 'http/1.1', 'HTTP/2': 'h2,http/1.1' };
+  const withAlpn = (value) => (config) => config.replace(/ alpn \S+/, ` alpn ${value}`);
+  const password = 'Fleet-Bench-2026!';
+  try {
+    const [customer] = await fleet.createCustomers(1, password);
+    const status = `${fleet.url}/customer/loyalty-ui/status`;
+    const contextOptions = { viewport: { width: 390, height: 844 } };
+    // Signed in once; each measurement starts from this state (cookies and storage) in a new context.
+    const signInContext = await fleetBrowser.newContext(contextOptions);
+    const signInPage = await signInContext.newPage();
+    await signInPage.goto(status);
+    await signInPage.getByLabel('E-mail').fill(customer.email);
+    await signInPage.getByLabel('Password', { exact: true }).fill(password);
+    await signInPage.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await signInPage.waitForURL(/\/customer\/loyalty-ui\/status/);
+    await signInPage.getByRole('progressbar').first().waitFor({ timeout: 60_000 });
+    const storageState = await signInContext.storageState();
+    await signInContext.close();
+
+    const results = Object.fromEntries(Object.keys(alpn).map((name) => [name, { first: [], back: [] }]));
+    for (let round = 0; round < runs; round++) {
+      // Alternate which protocol goes first, so that drift on the machine falls on both.
+      const order = round % 2 ? Object.keys(alpn).reverse() : Object.keys(alpn);
+      for (const name of order) {
+        await fleet.reconfigureBalancer(withAlpn(alpn[name]));
+        const context = await fleetBrowser.newContext({ ...contextOptions, storageState });
+        const page = await context.newPage();
+        const cdp = await context.newCDPSession(page);
+        await cdp.send('Network.enable');
+        await cdp.send('Network.emulateNetworkConditions', network);
+        const first = await measure(page, cdp, true, status);
+        const protocol = await page.evaluate(
+          () => performance.getEntriesByType('navigation')[0].nextHopProtocol,
+        );
+        if (protocol !== { 'HTTP/1.1': 'http/1.1', 'HTTP/2': 'h2' }[name])
+          throw new Error(`${name}: the page came over ${protocol}`);
+        await new Promise((resolve) => setTimeout(resolve, 12_000));
+        const back = await measure(page, cdp, false);
+        results[name].first.push(first);
+        results[name].back.push(back);
+        await context.close();
+      }
+    }
+    console.log(
+      `Status page of a signed-in customer through HAProxy (TLS), ${runs} runs each, 150 ms RTT, 1.6 Mbit/s down, 390×844`,
+    );
+    console.log('| load | protocol | time to status content (median) | round trips in a row (median) |');
+    console.log('|---|---|---:|---:|');
+    for (const [kind, label] of [
+      ['first', 'first visit (no cache, no connection)'],
+      ['back', 'return after 12 s (cache, connection closed)'],
+    ])
+      for (const name of Object.keys(alpn)) {
+        const list = results[name][kind];
+        console.log(
+          `| ${label} | ${name} | ${Math.round(median(list.map((r) => r.ms)))} ms (${list.map((r) => r.ms).join(', ')}) | ${median(list.map((r) => r.roundTrips))} |`,
+        );
+      }
+    if (process.env.BENCH_VERBOSE)
+      for (const name of Object.keys(alpn))
+        console.log(`\n${name}, first visit:\n${results[name].first[0].chain.join('\n')}`);
+  } finally {
+    await fleetBrowser.close();
+    await fleet.stop();
+  }
 }

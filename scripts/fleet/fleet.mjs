@@ -401,6 +401,7 @@ async function bringUp(fleet, options, count, log, onExit) {
   fleet.waitUntil = waitUntil;
   fleet.createCustomers = (count, password) => createCustomers(fleet, count, password);
   fleet.startBalancer = (name, edit) => startBalancer(fleet, name, edit);
+  fleet.reconfigureBalancer = (edit) => reconfigureBalancer(fleet, edit);
   return fleet;
 }
 
@@ -463,6 +464,32 @@ async function startBalancer(fleet, name, edit) {
     `every instance UP in HAProxy ${name}`,
   );
   return { url: `https://localhost:${port}` };
+}
+
+/**
+ * Restarts the fleet's HAProxy, on the same address, with the recipe's configuration passed through
+ * `edit` (a benchmark's variant: the customers' origin, and so the sign-in, stay the same). Answers
+ * once every instance is UP in it again.
+ */
+async function reconfigureBalancer(fleet, edit) {
+  const file = path.join(fleet.runDir, 'haproxy.cfg');
+  fleet.recipeBalancerConfig ??= readFileSync(file, 'utf8');
+  const old = fleet.haproxy;
+  old.expectedExit = true;
+  const exited = new Promise((resolve) => (old.exitCode !== null ? resolve() : old.once('exit', resolve)));
+  old.kill('SIGTERM');
+  await exited;
+  writeFileSync(file, edit(fleet.recipeBalancerConfig));
+  fleet.haproxy = spawnChild(fleet, 'haproxy', 'haproxy', ['-f', file, '-db']);
+  await waitForPort(fleet.publicPort);
+  await waitUntil(
+    async () =>
+      Object.values(await serverStates(fleet).catch(() => ({ socket: { status: 'not yet open' } }))).every(
+        (s) => s.status === 'UP',
+      ),
+    60_000,
+    'every instance UP in the reconfigured HAProxy',
+  );
 }
 
 function userIds(user) {
