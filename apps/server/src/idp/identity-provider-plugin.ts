@@ -52,6 +52,9 @@ import {
 /** Secret of the refresh tokens' JWT wrapping (HS512, Keycloak's shape), shared by every instance. */
 const REFRESH_TOKEN_KEY_SECRET = 'oidc-refresh-token-key';
 
+/** How long a browser may reuse the discovery document (it changes only with a deployment). */
+const DISCOVERY_MAX_AGE_SECONDS = 300;
+
 export interface IdentityProvider {
   /** The issuer of the realm: `${publicUrl}/auth/realms/customer`. */
   issuer: string;
@@ -243,6 +246,15 @@ export default fp<IdentityProviderOptions>(
         UNAVAILABLE_RETRY_AFTER_SECONDS,
         json ? 'the service is unavailable for a moment; try again' : undefined,
       );
+    });
+
+    // The discovery document changes only with a deployment, yet the app asks for it on every page
+    // load that signs in: before the redirect and again on the callback page. Cached five minutes by
+    // the browser, the second costs no round trip (about 160 ms on slow 4G, performance.md#http2).
+    provider.use(async (ctx, next) => {
+      await next();
+      if (ctx.path === '/.well-known/openid-configuration' && ctx.status === 200)
+        ctx.set('cache-control', `public, max-age=${DISCOVERY_MAX_AGE_SECONDS}`);
     });
 
     const handle = provider.callback();

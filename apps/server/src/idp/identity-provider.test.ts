@@ -50,6 +50,21 @@ describe('discovery', () => {
     expect(t.app.identityProvider.issuer).toBe(issuer);
   });
 
+  it('lets the browser keep the document five minutes, at every address it is published at', async () => {
+    for (const url of [
+      `${REALM}/.well-known/openid-configuration`,
+      `/.well-known/oauth-authorization-server${REALM}`,
+      `${REALM}/.well-known/oauth-authorization-server`,
+    ]) {
+      const res = await t.app.inject({ url });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['cache-control'], url).toBe('public, max-age=300');
+    }
+    // The provider's other answers keep their own rules.
+    const jwks = await t.app.inject({ url: `${REALM}/protocol/openid-connect/certs` });
+    expect(jwks.headers['cache-control']).not.toBe('public, max-age=300');
+  });
+
   it('builds its URLs from the configured public origin, whatever Host or forwarded headers say', async () => {
     const res = await t.app.inject({
       url: `${REALM}/.well-known/openid-configuration`,
