@@ -95,11 +95,12 @@ describe('start-up and readiness', () => {
     expect(services.auth).not.toBeNull();
     expect(server.requests.map((r) => new URL(r.url).pathname)).toEqual([
       '/config.json',
+      // Beside the customer: whether a deletion stands in front of every page
+      // (docs/product/data-rights.md#close-my-account), so that the guard does not hold the page a
+      // round trip longer.
+      '/api/customer/cuda/customer/deletion/own',
       '/api/customer/cuda/customer/v2/login/own/status',
       '/api/core-web/content/contentCollection/de-DE/loyalty-program',
-      // Once the customer is known, beside the texts: whether a deletion stands in front of every page
-      // (docs/product/data-rights.md#close-my-account).
-      '/api/customer/cuda/customer/deletion/own',
     ]);
     // Once the page is ready, the OIDC client loads in the background for the renewals to come.
     expect(services.auth!.preload).toHaveBeenCalledOnce();

@@ -12,7 +12,7 @@ const DeletionNotice = lazy(() => import('./deletion-notice'));
  * "Your account will be deleted on …" with "Keep my account" first, whatever page was asked for (the
  * account home, the loyalty app, a deep link; in the webview too). The app wraps every route in it;
  * `open` lets through the pages that work without signing in (the links of e-mails). Start-up asks
- * for the status while the page's code loads, so the guard rarely waits; while it does, nothing shows
+ * for the status beside the customer, so the guard rarely waits; while it does, nothing shows
  * (never the page behind it), and when the answer fails, the page shows as usual. "Keep my account"
  * puts the cancelled status into the cache, and the page asked for appears.
  */
@@ -20,7 +20,9 @@ export function DeletionGuard({ open, children }: { open: boolean; children: Rea
   const http = useHttp();
   const user = useSessionUser();
   const guarded = user !== null && !open;
-  const status = useQuery({ ...deletionQuery(http), enabled: guarded });
+  // Start-up asks beside the customer (bootstrap.ts); the guard takes that answer rather than asking
+  // again as it mounts (it did, once per start). The close-account page still asks afresh.
+  const status = useQuery({ ...deletionQuery(http), enabled: guarded, refetchOnMount: false });
   if (!guarded) return <>{children}</>;
   if (status.isPending) return null;
   const scheduledFor = status.data?.deletion?.scheduledFor;
