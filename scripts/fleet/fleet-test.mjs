@@ -17,6 +17,7 @@
 // signed in: the other 800 sign in during the faults (FLEET_WARM).
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import http2 from 'node:http2';
 import tls from 'node:tls';
 import pg from 'pg';
 import { apiPaths, appPaths } from '@roadpass/contracts';
@@ -597,6 +598,20 @@ async function checkOperatorEndpoints() {
       `${path} through HAProxy: ${res.status} (404), ${res.requestId ? 'answered by an instance' : 'refused by HAProxy'}`,
     );
   }
+  // Over HTTP/2, as browsers and apps that offer it get the fleet: the same refusal, the same page,
+  // and no connection header (HTTP/2 forbids them; Safari refuses a response that has one).
+  for (const [path, expected] of [
+    ['/', 200],
+    ['/%6detrics', 404],
+  ]) {
+    const res = await http2Get(path);
+    check(
+      res.status === expected &&
+        (expected === 200) === (res.headers['x-request-id'] !== undefined) &&
+        res.headers['keep-alive'] === undefined,
+      `${path} over HTTP/2: ${res.status} (${expected}), ${res.headers['x-request-id'] ? 'from an instance' : 'from HAProxy'}, Keep-Alive header ${res.headers['keep-alive'] ?? 'absent'}`,
+    );
+  }
   const page = await status(new URL('/', fleet.url));
   check(
     page.status === 200 && page.requestId !== null,
@@ -692,6 +707,24 @@ function checkKeepAlive() {
       );
       resolve();
     });
+  });
+}
+
+/** One GET through HAProxy over HTTP/2 (ALPN h2): its status and headers. */
+function http2Get(path) {
+  return new Promise((resolve, reject) => {
+    const session = http2.connect(fleet.url, { ca: fleet.ca });
+    session.once('error', reject);
+    const stream = session.request({ ':path': path });
+    stream.once('response', (headers) => {
+      stream.resume();
+      stream.once('end', () => {
+        session.close();
+        resolve({ status: headers[':status'], headers });
+      });
+    });
+    stream.once('error', reject);
+    stream.end();
   });
 }
 
