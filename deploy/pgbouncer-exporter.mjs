@@ -68,7 +68,7 @@ function family(name, type, help, samples) {
 
 /** The exposition text: pgbouncer_up, and the pools and totals when the admin console answered. */
 async function scrape() {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000, query_timeout: 3000 });
   try {
     await client.connect();
     // The admin console speaks the simple query protocol only: queries without parameters.
@@ -113,13 +113,18 @@ async function scrape() {
   }
 }
 
+/** The reading in progress, if any. */
+let inFlight;
+
 const server = http.createServer(async (req, res) => {
   if (req.method !== 'GET' || req.url !== '/metrics') {
     res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
     return;
   }
   const started = performance.now();
-  const lines = await scrape();
+  // Scrapes that arrive together share one reading: one admin-console connection at a time.
+  inFlight ??= scrape().finally(() => (inFlight = undefined));
+  const lines = [...(await inFlight)];
   lines.push(
     ...family('pgbouncer_exporter_scrape_duration_seconds', 'gauge', 'How long reading PgBouncer took', [
       ['', (performance.now() - started) / 1000],

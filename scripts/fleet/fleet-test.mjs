@@ -698,7 +698,15 @@ function checkKeepAlive() {
       if (!answeredAt && head.includes('\r\n\r\n')) answeredAt = Date.now();
     });
     socket.on('error', (error) => check(false, `keep-alive: ${error.message}`));
+    // A balancer that never closes an idle connection fails here rather than holding the test.
+    const tooLong = setTimeout(() => {
+      check(false, 'keep-alive: HAProxy kept an idle connection open for over 60 s');
+      socket.removeAllListeners('close');
+      socket.destroy();
+      resolve();
+    }, 60_000);
     socket.once('close', () => {
+      clearTimeout(tooLong);
       const advertised = Number(/^keep-alive: *timeout=(\d+)/im.exec(head)?.[1]);
       const idleMs = Date.now() - answeredAt;
       check(
