@@ -3,6 +3,7 @@ import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import type { Plugin } from 'vite';
 import { precompress } from './build/precompress';
+import { preloadWithEntry } from './build/preload-with-entry';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
@@ -36,7 +37,13 @@ function forbidInBundle(packageName: string): Plugin {
 }
 
 export default defineConfig({
-  plugins: [react(), forbidInBundle('typebox'), precompress()],
+  plugins: [
+    react(),
+    forbidInBundle('typebox'),
+    // The DPoP proof code (decision 0044): every signed-in start needs it before its first call.
+    preloadWithEntry(['src/lib/oidc/dpop.ts']),
+    precompress(),
+  ],
   resolve: {
     alias: {
       '@roadpass/contracts': here('../../packages/contracts/src/index.ts'),

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // First-load JavaScript of every page a visitor can land on first, from the Vite manifest of the last
-// build: the entry chunk and its static imports, plus the lazy route chunk of that page (and, for a
-// loyalty page, the lazy loyalty router) with their static imports. Pages are found in the manifest,
+// build: the entry chunk and its static imports, what index.html preloads beside it (the DPoP proof
+// code: build/preload-with-entry.ts), plus the lazy route chunk of that page (and, for a loyalty
+// page, the lazy loyalty router) with their static imports. Pages are found in the manifest,
 // not listed by hand: every `src/app/routes/**/*-route.tsx` is one, so a new page is measured the day
 // it is added. Sizes: raw, gzip -9 and brotli q11 (what the server sends, precompressed).
 // Fails (exit 1) when any page is above the budget (gzip).
@@ -11,7 +12,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
-export const BUDGET_BYTES = 124 * 1000;
+// 125 kB since 1 Dec 2026: the count took in the DPoP chunk that every signed-in page had loaded
+// before showing, uncounted, until index.html preloaded it (docs/decisions/0014-web-bundle-budget.md).
+export const BUDGET_BYTES = 125 * 1000;
 const ROUTES = /^src\/app\/routes\/(.+)-route\.tsx$/;
 /** oidc-client-ts: loaded after a signed-in page shows (or at once to sign in); reported apart. */
 const SIGN_IN_CLIENT = 'src/lib/oidc/user-manager.ts';
@@ -39,7 +42,24 @@ const pages = routeKeys.map((key) => {
   const name = ROUTES.exec(key)[1]
     .replace(/^loyalty\/loyalty-/, 'loyalty ')
     .replace(/-/g, ' ');
-  return { name, lazyChunks: key.startsWith('src/app/routes/loyalty/') ? [LOYALTY_ROUTER, key] : [key] };
+  return {
+    name,
+    lazyChunks: key.startsWith('src/app/routes/loyalty/') ? [LOYALTY_ROUTER, key] : [key],
+  };
+});
+
+/** What index.html preloads beside the entry (`<link rel="modulepreload">`), as manifest keys. */
+const preloaded = [
+  ...readFileSync(join(dist, 'index.html'), 'utf8').matchAll(
+    /<link rel="modulepreload"[^>]*href="\/([^"]+)"/g,
+  ),
+].map(([, file]) => {
+  const key = Object.keys(manifest).find((candidate) => manifest[candidate].file === file);
+  if (!key) {
+    console.error(`bundle-size: index.html preloads ${file}, which the manifest does not list`);
+    process.exit(2);
+  }
+  return key;
 });
 
 /** A chunk and everything it imports statically, each once. */
@@ -58,7 +78,9 @@ function sizeOf(file) {
       raw: source.length,
       gzip: gzipSync(source, { level: 9 }).length,
       brotli: brotliCompressSync(source, {
-        params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY },
+        params: {
+          [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+        },
       }).length,
     });
   }
@@ -67,13 +89,25 @@ function sizeOf(file) {
 
 function measure(page) {
   let keys = withStaticImports(entryKey);
-  for (const chunk of page.lazyChunks) keys = withStaticImports(chunk, keys);
-  const chunks = [...keys].map((key) => ({ chunk: manifest[key].file, ...sizeOf(manifest[key].file) }));
+  for (const chunk of [...preloaded, ...page.lazyChunks]) keys = withStaticImports(chunk, keys);
+  const chunks = [...keys].map((key) => ({
+    chunk: manifest[key].file,
+    ...sizeOf(manifest[key].file),
+  }));
   const total = chunks.reduce(
-    (sum, c) => ({ raw: sum.raw + c.raw, gzip: sum.gzip + c.gzip, brotli: sum.brotli + c.brotli }),
+    (sum, c) => ({
+      raw: sum.raw + c.raw,
+      gzip: sum.gzip + c.gzip,
+      brotli: sum.brotli + c.brotli,
+    }),
     { raw: 0, gzip: 0, brotli: 0 },
   );
-  return { page: page.name, chunks, total, withinBudget: total.gzip <= BUDGET_BYTES };
+  return {
+    page: page.name,
+    chunks,
+    total,
+    withinBudget: total.gzip <= BUDGET_BYTES,
+  };
 }
 
 const results = pages.map(measure);
@@ -85,7 +119,12 @@ if (process.argv.includes('--json')) {
   const accountHome = byName('account home');
   console.log(
     JSON.stringify(
-      { budgetBytes: BUDGET_BYTES, chunks: accountHome.chunks, total: accountHome.total, pages: results },
+      {
+        budgetBytes: BUDGET_BYTES,
+        chunks: accountHome.chunks,
+        total: accountHome.total,
+        pages: results,
+      },
       null,
       2,
     ),
