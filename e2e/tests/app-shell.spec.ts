@@ -62,6 +62,26 @@ test.describe('the application shell', () => {
     await expect(page.getByRole('status', { name: 'Loading' })).toHaveCount(0);
   });
 
+  test('a cold start asks for the DPoP proof code beside the entry, not after the entry has run', async ({
+    page,
+  }) => {
+    // index.html preloads it (decision 0014, update of 1 Dec): with the entry held back, the browser
+    // has asked for it already. Without the preload, only the entry's code would ask, after it ran.
+    let entryDelivered = false;
+    await page.route('**/assets/index-*.js', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 800));
+      entryDelivered = true;
+      await route.continue();
+    });
+    const askedBeforeEntry = page
+      .waitForRequest((request) => /\/assets\/dpop-[^/]+\.js$/.test(new URL(request.url()).pathname))
+      .then(() => !entryDelivered);
+    await page.goto('/');
+    expect(await askedBeforeEntry).toBe(true);
+    // The start goes on to the sign-in page: nothing is left in flight when the test ends.
+    await expect(page).toHaveURL(/\/auth\/realms\/customer\//);
+  });
+
   test('the payment marker in the address sends the browser to the payment profiles page', async ({
     page,
   }) => {
