@@ -199,10 +199,10 @@ export async function startApp(services: AppServices, env: StartUpEnvironment): 
   // Whether a deletion is scheduled, which would stand in front of any page
   // (docs/product/data-rights.md#close-my-account), loads beside the customer: the app's guard holds
   // the page until it answers, so asked after the customer it cost every signed-in start a round
-  // trip of its own (170 ms on slow 4G: performance.md#http2). A token the server refuses makes both
-  // calls wait for the same renewal (the browser's refresher and the host's request each run once at
-  // a time); the guard asks again if this one failed.
-  void services.queryClient.prefetchQuery(deletionQuery(services.http));
+  // trip of its own (170 ms on slow 4G: performance.md#http2). Should the server refuse the token,
+  // the customer's call alone asks for a new one (a host that refuses is asked once, not twice); the
+  // guard then asks again, with the new token.
+  void services.queryClient.prefetchQuery(deletionQuery(services.http, { renewOnUnauthorized: false }));
 
   for (;;) {
     try {

@@ -29,6 +29,30 @@ describe('DeletionGuard', () => {
     expect(get.mock.calls.map(([url]) => url)).not.toContain(apiPaths.accountDeletion);
   });
 
+  it('asks again when start-up’s answer failed (a refused token), showing nothing of the page meanwhile', async () => {
+    signInForTests(demoLoginStatus.user);
+    let answer!: (status: AccountDeletionStatus) => void;
+    const get = vi.fn(
+      (_url: string) => new Promise<AccountDeletionStatus>((resolve) => (answer = resolve)) as never,
+    );
+    const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    await queryClient
+      .prefetchQuery({ queryKey: dataRightsKeys.deletion(), queryFn: () => Promise.reject(new Error('401')) })
+      .catch(() => undefined);
+
+    renderWithProviders(
+      <DeletionGuard open={false}>
+        <p>The page</p>
+      </DeletionGuard>,
+      { http: createFakeHttpClient({ get }), queryClient },
+    );
+
+    await vi.waitFor(() => expect(get).toHaveBeenCalledOnce());
+    expect(screen.queryByText('The page')).toBeNull();
+    answer({ ...nothingScheduled });
+    expect(await screen.findByText('The page')).toBeVisible();
+  });
+
   it('asks itself when start-up has not, and shows nothing of the page until the answer', async () => {
     signInForTests(demoLoginStatus.user);
     let answer!: (status: AccountDeletionStatus) => void;

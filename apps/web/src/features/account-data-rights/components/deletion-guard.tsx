@@ -24,7 +24,8 @@ export function DeletionGuard({ open, children }: { open: boolean; children: Rea
   // again as it mounts (it did, once per start). The close-account page still asks afresh.
   const status = useQuery({ ...deletionQuery(http), enabled: guarded, refetchOnMount: false });
   if (!guarded) return <>{children}</>;
-  if (status.isPending) return null;
+  // Nothing while it asks, start-up's answer having failed included (a refused token, renewed since).
+  if (status.isPending || (status.isError && status.isFetching)) return null;
   const scheduledFor = status.data?.deletion?.scheduledFor;
   if (!scheduledFor) return <>{children}</>;
   return (
