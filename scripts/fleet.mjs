@@ -10,6 +10,8 @@ const fleet = await startFleet({
   instances: Number(process.env.FLEET_INSTANCES ?? 3),
   publicPort: Number(process.env.FLEET_PORT ?? 0),
   log: (line) => console.log(line),
+  // Its own handlers below stop the fleet and say so.
+  handleSignals: false,
 });
 console.log(`\nRoadpass: ${fleet.url}  (self-signed certificate: ${fleet.runDir}/tls.crt)`);
 console.log(`HAProxy runtime API: socat - ${fleet.runDir}/haproxy.sock  ·  PgBouncer: ${fleet.databaseUrl}`);

@@ -18,6 +18,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { Agent, setGlobalDispatcher } from 'undici';
@@ -58,6 +59,8 @@ export function freePort() {
 }
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+/** The signals that stop the fleet with its caller. */
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
 /** Fills {{NAME}} in one of deploy/'s templates. */
 export function fillTemplate(file, values) {
@@ -137,7 +140,8 @@ function haproxyCommand(socketPath, command) {
 
 /**
  * Starts the fleet. Options: instances (3), env (more
- * settings for every instance), log (a function for progress lines), publicPort (0 = a free one).
+ * settings for every instance), log (a function for progress lines), publicPort (0 = a free one),
+ * handleSignals (true: SIGINT, SIGTERM and SIGHUP stop the fleet, then the process).
  */
 export async function startFleet(options = {}) {
   const count = options.instances ?? 3;
@@ -161,8 +165,17 @@ export async function startFleet(options = {}) {
     } catch {
       // not running
     }
+    rmSync(runDir, { recursive: true, force: true });
   };
   process.on('exit', onExit);
+  // A caller stopped by a signal (a benchmark killed, a CI timeout) stops its fleet too: `exit`
+  // handlers do not run on a signal, and the fleet's processes, PostgreSQL among them, outlived it.
+  // A caller with its own handlers (npm run fleet) says handleSignals: false.
+  fleet.onSignal = (signal) => {
+    void stopFleet(fleet, onExit).finally(() => process.exit(128 + os.constants.signals[signal]));
+  };
+  if (options.handleSignals !== false)
+    for (const signal of STOP_SIGNALS) process.once(signal, fleet.onSignal);
   try {
     return await bringUp(fleet, options, count, log, onExit);
   } catch (error) {
@@ -618,6 +631,7 @@ async function stopFleet(fleet, onExit) {
     // already stopped
   }
   process.off('exit', onExit);
+  for (const signal of STOP_SIGNALS) process.off(signal, fleet.onSignal);
   rmSync(fleet.runDir, { recursive: true, force: true });
 }
 
