@@ -99,6 +99,16 @@ async function measure(page, cdp, cold, url) {
   };
 }
 
+/** Opens the status page, signs in on the identity provider's page, and waits to be back. */
+async function signInToStatus(page, statusUrl, email, password) {
+  await page.goto(statusUrl);
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  // Exactly: "Sign in with a passkey" is a button too.
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.waitForURL(/\/customer\/loyalty-ui\/status/);
+}
+
 function median(xs) {
   return [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 }
@@ -107,11 +117,7 @@ try {
   await waitFor(`${baseUrl}/config.json`);
   const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
   const page = await context.newPage();
-  await page.goto(`${baseUrl}/customer/loyalty-ui/status`);
-  await page.getByLabel('E-mail').fill('demo.de@example.com');
-  await page.getByLabel('Password', { exact: true }).fill('Demo-2026!');
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await page.waitForURL(/\/customer\/loyalty-ui\/status/);
+  await signInToStatus(page, `${baseUrl}/customer/loyalty-ui/status`, 'demo.de@example.com', 'Demo-2026!');
   const cdp = await context.newCDPSession(page);
   await cdp.send('Network.enable');
   await cdp.send('Network.emulateNetworkConditions', network);
@@ -153,7 +159,11 @@ async function benchThroughFleet() {
     executablePath: chromiumPath,
     args: [...chromiumArgs, `--ignore-certificate-errors-spki-list=${spki}`],
   });
-  const alpn = { 'HTTP/1.1': 'http/1.1', 'HTTP/2': 'h2,http/1.1' };
+  /** Each protocol: what HAProxy offers (its `alpn`) and what Chromium then reports it used. */
+  const protocols = {
+    'HTTP/1.1': { alpn: 'http/1.1', negotiated: 'http/1.1' },
+    'HTTP/2': { alpn: 'h2,http/1.1', negotiated: 'h2' },
+  };
   const withAlpn = (value) => (config) => config.replace(/ alpn \S+/, ` alpn ${value}`);
   const password = 'Fleet-Bench-2026!';
   try {
@@ -163,21 +173,17 @@ async function benchThroughFleet() {
     // Signed in once; each measurement starts from this state (cookies and storage) in a new context.
     const signInContext = await fleetBrowser.newContext(contextOptions);
     const signInPage = await signInContext.newPage();
-    await signInPage.goto(status);
-    await signInPage.getByLabel('E-mail').fill(customer.email);
-    await signInPage.getByLabel('Password', { exact: true }).fill(password);
-    await signInPage.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await signInPage.waitForURL(/\/customer\/loyalty-ui\/status/);
+    await signInToStatus(signInPage, status, customer.email, password);
     await signInPage.getByRole('progressbar').first().waitFor({ timeout: 60_000 });
     const storageState = await signInContext.storageState();
     await signInContext.close();
 
-    const results = Object.fromEntries(Object.keys(alpn).map((name) => [name, { first: [], back: [] }]));
+    const results = Object.fromEntries(Object.keys(protocols).map((name) => [name, { first: [], back: [] }]));
     for (let round = 0; round < runs; round++) {
       // Alternate which protocol goes first, so that drift on the machine falls on both.
-      const order = round % 2 ? Object.keys(alpn).reverse() : Object.keys(alpn);
+      const order = round % 2 ? Object.keys(protocols).reverse() : Object.keys(protocols);
       for (const name of order) {
-        await fleet.reconfigureBalancer(withAlpn(alpn[name]));
+        await fleet.reconfigureBalancer(withAlpn(protocols[name].alpn));
         const context = await fleetBrowser.newContext({ ...contextOptions, storageState });
         const page = await context.newPage();
         const cdp = await context.newCDPSession(page);
@@ -187,7 +193,7 @@ async function benchThroughFleet() {
         const protocol = await page.evaluate(
           () => performance.getEntriesByType('navigation')[0].nextHopProtocol,
         );
-        if (protocol !== { 'HTTP/1.1': 'http/1.1', 'HTTP/2': 'h2' }[name])
+        if (protocol !== protocols[name].negotiated)
           throw new Error(`${name}: the page came over ${protocol}`);
         await new Promise((resolve) => setTimeout(resolve, 12_000));
         const back = await measure(page, cdp, false);
@@ -205,14 +211,14 @@ async function benchThroughFleet() {
       ['first', 'first visit (no cache, no connection)'],
       ['back', 'return after 12 s (cache, connection closed)'],
     ])
-      for (const name of Object.keys(alpn)) {
+      for (const name of Object.keys(protocols)) {
         const list = results[name][kind];
         console.log(
           `| ${label} | ${name} | ${Math.round(median(list.map((r) => r.ms)))} ms (${list.map((r) => r.ms).join(', ')}) | ${median(list.map((r) => r.roundTrips))} |`,
         );
       }
     if (process.env.BENCH_VERBOSE)
-      for (const name of Object.keys(alpn))
+      for (const name of Object.keys(protocols))
         console.log(`\n${name}, first visit:\n${results[name].first[0].chain.join('\n')}`);
   } finally {
     await fleetBrowser.close();

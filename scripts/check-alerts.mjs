@@ -11,33 +11,19 @@
 //      on. The metrics of HAProxy, PgBouncer, PostgreSQL and the hosts are checked by the fleet test,
 //      against those exporters on a running fleet (scripts/fleet/fleet-test.mjs).
 // Installs Debian's prometheus package (for promtool) when it is missing. Needs a build.
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ensurePackages, freePort } from './fleet/fleet.mjs';
-import { checkExported, namedMetrics, parseExposition } from './prometheus-names.mjs';
+import { checkExported, namedMetrics, parseExposition, promtool } from './prometheus-names.mjs';
 import { spawnServer } from './spawn-server.mjs';
 import { waitFor } from './wait-for-url.mjs';
-
-const root = path.resolve(import.meta.dirname, '..');
-const rulesDir = path.join(root, 'deploy/prometheus');
 
 const problems = [];
 const check = (ok, text) => {
   console.log(`${ok ? 'ok  ' : 'FAIL'} ${text}`);
   if (!ok) problems.push(text);
 };
-const promtool = (args, input) =>
-  execFileSync('promtool', args, { cwd: rulesDir, input, encoding: 'utf8', stdio: ['pipe', 'pipe', 'pipe'] });
-const promtoolResult = (args, input) => {
-  try {
-    return { ok: true, output: promtool(args, input) };
-  } catch (error) {
-    return { ok: false, output: `${error.stdout ?? ''}${error.stderr ?? ''}` };
-  }
-};
-
 ensurePackages(console.log, { promtool: 'prometheus' });
 
 // 1. The rules, by Prometheus's own tool.
@@ -46,7 +32,7 @@ for (const args of [
   ['check', 'config', 'prometheus.yml'],
   ['test', 'rules', 'roadpass-alerts.test.yml', 'fleet-alerts.test.yml'],
 ]) {
-  const { ok, output } = promtoolResult(args);
+  const { ok, output } = promtool(args);
   check(ok, `promtool ${args.join(' ')}${ok ? '' : `:\n${output}`}`);
 }
 
@@ -66,7 +52,7 @@ try {
 }
 
 // promtool's lint; prom-client's own default metrics (nodejs_*) keep their names, ours must pass.
-const lint = promtoolResult(['check', 'metrics'], scrape);
+const lint = promtool(['check', 'metrics'], scrape);
 const lintProblems = lint.output
   .split('\n')
   .filter((line) => line.trim() && !/^(nodejs|process)_/.test(line.trim()));

@@ -3,6 +3,7 @@
 // they select on. Used by `npm run test:alerts` (the instances' own metrics, against a running server)
 // and the fleet test (HAProxy's, PgBouncer's, PostgreSQL's and the hosts' metrics, against the real
 // exporters of a running fleet).
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -11,6 +12,21 @@ export const ruleFiles = ['roadpass-alerts.yml', 'fleet-alerts.yml'].map((file) 
   path.join(root, 'deploy/prometheus', file),
 );
 export const dashboardFile = path.join(root, 'deploy/grafana/roadpass-dashboard.json');
+
+/** Runs Prometheus's promtool (in deploy/prometheus, `input` on its stdin): whether it passed, and what it printed. */
+export function promtool(args, input) {
+  try {
+    const output = execFileSync('promtool', args, {
+      cwd: path.join(root, 'deploy/prometheus'),
+      input,
+      encoding: 'utf8',
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    return { ok: true, output };
+  } catch (error) {
+    return { ok: false, output: `${error.stdout ?? ''}${error.stderr ?? ''}` || String(error) };
+  }
+}
 
 /** Which exporter a metric comes from, by its prefix: the instances' own (`roadpass`) or a fleet part's. */
 export function exporterOf(name) {

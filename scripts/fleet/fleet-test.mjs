@@ -15,14 +15,13 @@
 // check. FLEET_QUICK=1 (CI) keeps the 1 000 customers and every check but uses half the load
 // generators and shorter pauses between the phases, and starts the faults once 200 customers have
 // signed in: the other 800 sign in during the faults (FLEET_WARM).
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import http2 from 'node:http2';
 import tls from 'node:tls';
 import pg from 'pg';
 import { apiPaths, appPaths } from '@roadpass/contracts';
 import { httpSignIn } from '../http-sign-in.mjs';
-import { checkExported, namedMetrics, parseExposition, sampleValue } from '../prometheus-names.mjs';
+import { checkExported, namedMetrics, parseExposition, promtool, sampleValue } from '../prometheus-names.mjs';
 import { ensurePackages, runOnFleet, startFleet } from './fleet.mjs';
 
 const CUSTOMERS = Number(process.env.FLEET_CUSTOMERS ?? 1000);
@@ -565,15 +564,7 @@ async function checkExporters() {
     inService === fleet.instances.length && pooled > 1000 && pgUp === 1,
     `exporters: HAProxy has ${inService} instances in service, PgBouncer pooled ${pooled} queries, pg_up ${pgUp}`,
   );
-  let lint;
-  try {
-    lint = execFileSync('promtool', ['check', 'metrics'], {
-      input: scrapes.pgbouncer.text,
-      encoding: 'utf8',
-    });
-  } catch (error) {
-    lint = `${error.stdout ?? ''}${error.stderr ?? ''}` || String(error);
-  }
+  const lint = promtool(['check', 'metrics'], scrapes.pgbouncer.text).output;
   check(
     lint.trim() === '',
     `promtool check metrics: nothing wrong with PgBouncer's exporter${lint.trim() ? `:\n${lint}` : ''}`,

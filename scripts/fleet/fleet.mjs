@@ -389,11 +389,7 @@ async function bringUp(fleet, options, count, log, onExit) {
   fleet.haproxy = spawnChild(fleet, 'haproxy', 'haproxy', ['-f', path.join(runDir, 'haproxy.cfg'), '-db']);
   fleet.command = (command) => haproxyCommand(path.join(runDir, 'haproxy.sock'), command);
   await waitForPort(publicPort);
-  await waitUntil(
-    async () => Object.values(await serverStates(fleet)).every((s) => s.status === 'UP'),
-    300_000,
-    'every instance UP in HAProxy',
-  );
+  await everyInstanceUp(fleet, fleet.command, 300_000, 'HAProxy');
   log(
     `Fleet up: ${fleet.url} → ${fleet.instances.map((s) => s.port).join(', ')}; PgBouncer ${bouncerPort}; PostgreSQL ${pgPort}; run directory ${runDir}`,
   );
@@ -471,11 +467,7 @@ async function startBalancer(fleet, name, edit) {
   spawnChild(fleet, `haproxy ${name}`, 'haproxy', ['-f', file, '-db']);
   await waitForPort(port);
   const command = (line) => haproxyCommand(path.join(fleet.runDir, `haproxy-${name}.sock`), line);
-  await waitUntil(
-    async () => Object.values(await serverStates(fleet, command)).every((s) => s.status === 'UP'),
-    60_000,
-    `every instance UP in HAProxy ${name}`,
-  );
+  await everyInstanceUp(fleet, command, 60_000, `HAProxy ${name}`);
   return { url: `https://localhost:${port}` };
 }
 
@@ -495,13 +487,18 @@ async function reconfigureBalancer(fleet, edit) {
   writeFileSync(file, edit(fleet.recipeBalancerConfig));
   fleet.haproxy = spawnChild(fleet, 'haproxy', 'haproxy', ['-f', file, '-db']);
   await waitForPort(fleet.publicPort);
+  await everyInstanceUp(fleet, fleet.command, 60_000, 'the reconfigured HAProxy');
+}
+
+/** Waits until a HAProxy (its runtime API: `command`) reports every instance UP; a socket not open yet counts as not yet. */
+async function everyInstanceUp(fleet, command, timeoutMs, balancer) {
   await waitUntil(
-    async () =>
-      Object.values(await serverStates(fleet).catch(() => ({ socket: { status: 'not yet open' } }))).every(
-        (s) => s.status === 'UP',
-      ),
-    60_000,
-    'every instance UP in the reconfigured HAProxy',
+    async () => {
+      const states = await serverStates(fleet, command).catch(() => undefined);
+      return states !== undefined && Object.values(states).every((s) => s.status === 'UP');
+    },
+    timeoutMs,
+    `every instance UP in ${balancer}`,
   );
 }
 

@@ -200,9 +200,8 @@ export async function startApp(services: AppServices, env: StartUpEnvironment): 
   // (docs/product/data-rights.md#close-my-account), loads beside the customer: the app's guard holds
   // the page until it answers, so asked after the customer it cost every signed-in start a round
   // trip of its own (170 ms on slow 4G: performance.md#http2). Should the server refuse the token,
-  // the customer's call alone asks for a new one (a host that refuses is asked once, not twice); the
-  // guard then asks again, with the new token.
-  void services.queryClient.prefetchQuery(deletionQuery(services.http, { renewOnUnauthorized: false }));
+  // both calls share one renewal (retry-after-renewal.ts): a host that refuses is asked once.
+  void services.queryClient.prefetchQuery(deletionQuery(services.http));
 
   for (;;) {
     try {

@@ -305,18 +305,6 @@ describe('auth session', () => {
     expect(userManager.signinSilent).toHaveBeenCalledOnce();
   });
 
-  it('leaves the 401 of a call that asks for no renewal (one made beside a call that renews)', async () => {
-    const api = apiAccepting('at-2');
-    const { session, userManager, http } = setup(fakeUser(), api.fetch);
-    await session.ensureSignedIn();
-
-    await expect(http.get('/api/customer/anything', { renewOnUnauthorized: false })).rejects.toMatchObject({
-      status: 401,
-    });
-    expect(api.tokens).toEqual(['at-1']);
-    expect(userManager.signinSilent).not.toHaveBeenCalled();
-  });
-
   it('lets a second 401 stand: one renewal, one more try, then the error', async () => {
     const api = apiAccepting('none');
     const { session, userManager, http } = setup(fakeUser(), api.fetch);

@@ -11,11 +11,6 @@ export interface RequestConfig {
   params?: QueryParams;
   headers?: Record<string, string>;
   signal?: AbortSignal;
-  /**
-   * false: a 401 stands, without asking for a new token (retry-after-renewal.ts). For a call made
-   * beside another that renews for both: a host that refuses is asked once, not once per call.
-   */
-  renewOnUnauthorized?: boolean;
 }
 
 /** What rawGet returns and response interceptors receive. */
