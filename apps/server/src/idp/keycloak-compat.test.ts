@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
+import { sql } from 'kysely';
 import { serviceClientSecret } from '../modules/loyalty/index.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
 import {
@@ -314,6 +315,33 @@ describe('introspection of access tokens (RFC 7662)', () => {
     });
     expect((await browse(t.app, jar, `${providerEndpoints(t.app).logout}?${query}`)).statusCode).toBe(303);
     expect((await introspect(tokens.accessToken, await basicAuth())).json()).toEqual({ active: false });
+  });
+
+  it('says inactive, and UserInfo refuses, as soon as the session ended on another instance', async () => {
+    const { tokens } = await signInWithSession(t.app, DEMO_DE);
+    const access = decodeJwt(tokens.accessToken);
+    expect((await introspect(tokens.accessToken, await basicAuth())).json()).toMatchObject({ active: true });
+    // Another instance ended the session a moment ago: its row is in the database, its notice has not
+    // reached this instance yet (the trigger that sends it does not fire in replica mode).
+    await t.db.transaction().execute(async (tx) => {
+      await sql`set local session_replication_role = replica`.execute(tx);
+      await tx
+        .insertInto('ended_sessions')
+        .values({
+          sid: String(access.sid),
+          customer_id: String(access.sub),
+          reason: 'signed_out',
+          expires_at: new Date(Date.now() + 3_600_000),
+        })
+        .execute();
+    });
+    expect((await introspect(tokens.accessToken, await basicAuth())).json()).toEqual({ active: false });
+    const userinfo = await t.app.inject({
+      url: `${PROTOCOL}/userinfo`,
+      headers: { authorization: `Bearer ${tokens.accessToken}` },
+    });
+    expect(userinfo.statusCode).toBe(401);
+    expect(userinfo.headers['www-authenticate']).toMatch(/error="invalid_token"/);
   });
 
   it('says inactive for a JWT with a forged signature', async () => {

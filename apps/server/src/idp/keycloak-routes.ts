@@ -95,11 +95,12 @@ export async function registerKeycloakRoutes(
       return undefined;
     };
     // A DPoP-bound token comes with its proof, checked against this request (decision 0044).
-    const result = await app.checkCustomerToken(request.headers.authorization, {
-      method: request.method,
-      url: request.url,
-      proof: request.headers.dpop,
-    });
+    // The session as the database says now: a client asks right after a sign-out on any instance.
+    const result = await app.checkCustomerToken(
+      request.headers.authorization,
+      { method: request.method, url: request.url, proof: request.headers.dpop },
+      { sessionFromDatabase: true },
+    );
     if (!result.ok) return refuse(result);
     const payload = result.identity.claims;
     const customer = await customers.findById(result.identity.customerId);

@@ -91,10 +91,11 @@ interface RemembersToken {
 function sessionEnded(
   state: FastifyInstance['sessionState'] | undefined,
   identity: CustomerIdentity,
+  fromDatabase = false,
 ): boolean | Promise<boolean> {
   const sid = identity.sessionId;
   if (sid === undefined || !state) return false;
-  const ended = state.isEnded(sid);
+  const ended = fromDatabase ? state.isEndedNow(sid) : state.isEnded(sid);
   if (ended === true) return true;
   if (ended !== false)
     return ended.then((yes) => {
@@ -127,6 +128,15 @@ export interface DpopContext {
   proof: string | string[] | undefined;
 }
 
+export interface CustomerTokenCheckOptions {
+  /**
+   * The session is looked up in the database rather than in what this instance has heard of ended
+   * sessions (`SessionState.isEndedNow`): for the realm's UserInfo and account endpoints, which
+   * clients call right after a sign-out made on any instance.
+   */
+  sessionFromDatabase?: boolean;
+}
+
 /** The key a DPoP-bound token is bound to (`cnf.jkt`, RFC 9449 §6.1), if it is bound. */
 function boundKeyOf(payload: JWTPayload): string | undefined {
   const cnf = payload.cnf as { jkt?: unknown } | undefined;
@@ -143,11 +153,15 @@ declare module 'fastify' {
      * audience, expiry and the session (decision 0031). The API's hook and the realm's UserInfo and
      * account endpoints use it.
      */
-    checkCustomerToken(header: string | undefined, dpop?: DpopContext): Promise<CustomerTokenCheck>;
+    checkCustomerToken(
+      header: string | undefined,
+      dpop?: DpopContext,
+      options?: CustomerTokenCheckOptions,
+    ): Promise<CustomerTokenCheck>;
     /**
      * Token introspection (RFC 7662) for a confidential client: the identity of an access token that
-     * is valid and whose session lives, bearer or DPoP-bound alike (no proof: the caller is not the
-     * token's holder), with the key it is bound to; undefined otherwise.
+     * is valid and whose session lives as the database says now, bearer or DPoP-bound alike (no
+     * proof: the caller is not the token's holder), with the key it is bound to; undefined otherwise.
      */
     introspectCustomerToken(token: string): Promise<{ identity: CustomerIdentity; jkt?: string } | undefined>;
   }
@@ -230,6 +244,7 @@ export default fp<{ config: AppConfig }>(
     async function checkCustomerToken(
       header: string | undefined,
       dpop?: DpopContext,
+      options: CustomerTokenCheckOptions = {},
     ): Promise<CustomerTokenCheck> {
       const credentials = readAuthorization(header, { dpop: true });
       // RFC 6750 §3: a request without bearer credentials gets the challenge alone; a Bearer header
@@ -282,7 +297,7 @@ export default fp<{ config: AppConfig }>(
           };
       }
       const identity = identityOf(payload);
-      if (await sessionEnded(sessionState, identity))
+      if (await sessionEnded(sessionState, identity, options.sessionFromDatabase))
         return { ok: false, error: 'invalid_token', description: SESSION_ENDED };
       return { ok: true, identity };
     }
@@ -297,7 +312,8 @@ export default fp<{ config: AppConfig }>(
         return undefined;
       }
       const identity = identityOf(payload);
-      if (await sessionEnded(sessionState, identity)) return undefined;
+      // The caller (a resource server) asks to learn of an end, made on any instance: the database says.
+      if (await sessionEnded(sessionState, identity, true)) return undefined;
       const jkt = boundKeyOf(payload);
       return jkt === undefined ? { identity } : { identity, jkt };
     });

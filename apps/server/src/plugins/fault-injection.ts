@@ -43,7 +43,7 @@ type Fault = Type.Static<typeof Fault>;
 export default fp(
   async (app) => {
     const faults: (Fault & { remaining: number })[] = [];
-    let kept: Pick<SessionState, 'isEnded' | 'used'> | undefined;
+    let kept: Pick<SessionState, 'isEnded' | 'isEndedNow' | 'used'> | undefined;
     const api = app.withTypeProvider<TypeBoxTypeProvider>();
 
     api.post('/__test__/faults', { schema: { body: Fault } }, async (request, reply) => {
@@ -91,8 +91,8 @@ export default fp(
         const state = app.sessionState;
         if (request.body.enabled) Object.assign(state, kept);
         else {
-          kept ??= { isEnded: state.isEnded, used: state.used };
-          Object.assign(state, { isEnded: () => false, used: () => {} });
+          kept ??= { isEnded: state.isEnded, isEndedNow: state.isEndedNow, used: state.used };
+          Object.assign(state, { isEnded: () => false, isEndedNow: async () => false, used: () => {} });
         }
         return reply.status(204).send();
       },

@@ -36,12 +36,21 @@ export class EndedSessions {
       const until = this.until.get(sid);
       return until !== undefined && until > this.now();
     }
-    return this.db
+    return this.hasInDatabase(sid);
+  }
+
+  /**
+   * Whether the session has ended, as the database says now, whatever this instance has heard: an end
+   * made on another instance a moment ago counts before its notice arrives. An end found is kept.
+   */
+  async hasInDatabase(sid: string): Promise<boolean> {
+    const row = await this.db
       .selectFrom('ended_sessions')
-      .select('sid')
+      .select('expires_at')
       .where('sid', '=', sid)
-      .executeTakeFirst()
-      .then((row) => row !== undefined);
+      .executeTakeFirst();
+    if (row) this.add(sid, row.expires_at.getTime());
+    return row !== undefined;
   }
 
   add(sid: string, untilMs: number): void {

@@ -12,6 +12,12 @@ export const SESSIONS_ENDED_CHANNEL = 'roadpass_sessions_ended';
 export interface SessionState {
   /** Whether the session of an access token has ended (its tokens are refused). */
   isEnded(sid: string): boolean | Promise<boolean>;
+  /**
+   * Whether it has ended as the database says now (one read): for introspection and UserInfo, whose
+   * callers ask precisely to learn of an end, maybe made on another instance a moment ago, before its
+   * notice has reached this one (the API's own check takes that notice, within a second).
+   */
+  isEndedNow(sid: string): Promise<boolean>;
   /** Notes that the session was used (throttled write of its last-active time). */
   used(sid: string): void;
   /** Places of network addresses (GeoIP when configured). */
@@ -42,6 +48,7 @@ export const sessionsPlugin = fp<{ config: AppConfig }>(
     app.addHook('onClose', () => used.flush());
     app.decorate('sessionState', {
       isEnded: (sid: string) => ended.has(sid),
+      isEndedNow: (sid: string) => ended.hasInDatabase(sid),
       used,
       places,
     } satisfies SessionState);
