@@ -33,7 +33,7 @@ async function expectNoAxeViolations(page: Page): Promise<void> {
 }
 
 test('an Italian customer: the fiscal code is checked, and a valid change is saved', async ({ page }) => {
-  // Both projects edit demo.it, and the account home's language test switches its language: one at a time.
+  // Both projects edit demo.it: one at a time.
   await exclusively('demo.it@example.com', async () => {
     const t = await openProfile(page, 'demo.it@example.com');
     const fiscalCode = page.getByRole('textbox', { name: named(t['profile-field-fiscalCode']) });
