@@ -82,6 +82,22 @@ test.describe('the application shell', () => {
     await expect(page).toHaveURL(/\/auth\/realms\/customer\//);
   });
 
+  test('a sign-in from a new tab goes straight to the realm: no discovery document asked for', async ({
+    page,
+  }) => {
+    // The embedded realm's endpoints come with the page's configuration (1 Dec): the document was a
+    // round trip of its own before the redirect on every first visit (performance.md#through-the-fleet).
+    const discovery: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/.well-known/')) discovery.push(request.url());
+    });
+    await page.goto('/');
+    await signInOnLoginPage(page, 'demo.de@example.com');
+    await expect(page).toHaveURL(/\/DE\/de\/myaccount$/);
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    expect(discovery).toEqual([]);
+  });
+
   test('the payment marker in the address sends the browser to the payment profiles page', async ({
     page,
   }) => {

@@ -13,6 +13,22 @@ export const RuntimeConfig = Type.Object({
     url: Type.String(),
     realm: Type.String(),
     clientId: Type.String(),
+    /**
+     * The realm's endpoints as its discovery document names them, for the embedded provider: with
+     * them the app starts a sign-in without asking for that document, a round trip less on every
+     * first visit (docs/performance.md#through-the-fleet). Absent for an external provider, whose
+     * document the app reads.
+     */
+    metadata: Type.Optional(
+      Type.Object({
+        issuer: Type.String(),
+        authorization_endpoint: Type.String(),
+        token_endpoint: Type.String(),
+        end_session_endpoint: Type.String(),
+        revocation_endpoint: Type.String(),
+        userinfo_endpoint: Type.String(),
+      }),
+    ),
   }),
   errorReporting: Type.Object({
     dsn: Type.Union([Type.String(), Type.Null()]),

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalJWKSet, decodeJwt, jwtVerify } from 'jose';
+import type { RuntimeConfig } from '@roadpass/contracts';
 import { createCustomerRepository } from '../modules/customers/index.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
 import {
@@ -48,6 +49,16 @@ describe('discovery', () => {
       response_types_supported: ['code'],
     });
     expect(t.app.identityProvider.issuer).toBe(issuer);
+  });
+
+  it('names in the app’s runtime configuration the endpoints its document names, so the app need not ask', async () => {
+    const document = (await t.app.inject({ url: `${REALM}/.well-known/openid-configuration` })).json<
+      Record<string, unknown>
+    >();
+    const config = (await t.app.inject({ url: '/config.json' })).json<RuntimeConfig>();
+    const metadata = config.identityProvider.metadata!;
+    expect(Object.keys(metadata).length).toBeGreaterThan(0);
+    for (const [name, value] of Object.entries(metadata)) expect(value, name).toBe(document[name]);
   });
 
   it('lets the browser keep the document five minutes, at every address it is published at', async () => {

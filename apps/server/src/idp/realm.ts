@@ -31,6 +31,23 @@ export const PASSKEY_SCRIPT_PATH = `${REALM_PATH}/resources/login-passkey.js`;
 
 export const issuerOf = (publicUrl: string) => `${publicUrl}${REALM_PATH}`;
 
+/**
+ * What an OIDC client of the web app reads from the realm's discovery document, as that document
+ * says it (identity-provider.test.ts compares them): given in the app's runtime configuration, it
+ * spares the app that request.
+ */
+export function realmClientMetadata(publicUrl: string) {
+  const issuer = issuerOf(publicUrl);
+  return {
+    issuer,
+    authorization_endpoint: `${issuer}${protocolRoutes.authorization}`,
+    token_endpoint: `${issuer}${protocolRoutes.token}`,
+    end_session_endpoint: `${issuer}${protocolRoutes.end_session}`,
+    revocation_endpoint: `${issuer}${protocolRoutes.revocation}`,
+    userinfo_endpoint: `${issuer}${protocolRoutes.userinfo}`,
+  };
+}
+
 /** Account recovery pages (docs/product/security.md#forgot-password, #new-device-notice). */
 export const forgotPasswordPath = (uid: string) => `${loginPagePath(uid)}/forgot-password`;
 export const FORGOT_PASSWORD_ROUTE = `${LOGIN_PAGE_ROUTE}/forgot-password`;

@@ -35,6 +35,32 @@ describe('runtime config', () => {
     ]);
   });
 
+  it('takes the realm’s endpoints when given, each an absolute URL', () => {
+    const issuer = 'https://roadpass.example/auth/realms/customer';
+    const metadata = {
+      issuer,
+      authorization_endpoint: `${issuer}/protocol/openid-connect/auth`,
+      token_endpoint: `${issuer}/protocol/openid-connect/token`,
+      end_session_endpoint: `${issuer}/protocol/openid-connect/logout`,
+      revocation_endpoint: `${issuer}/protocol/openid-connect/revoke`,
+      userinfo_endpoint: `${issuer}/protocol/openid-connect/userinfo`,
+    };
+    const withMetadata = { ...valid, identityProvider: { ...valid.identityProvider, metadata } };
+    expect(validateRuntimeConfig(withMetadata)).toEqual({ ok: true, config: withMetadata });
+    const relative = {
+      ...valid,
+      identityProvider: { ...valid.identityProvider, metadata: { ...metadata, token_endpoint: '/token' } },
+    };
+    expect(validateRuntimeConfig(relative)).toEqual({
+      ok: false,
+      problems: [
+        'identityProvider.metadata must be absent or { issuer, authorization_endpoint, token_endpoint, end_session_endpoint, revocation_endpoint, userinfo_endpoint }, each an absolute URL (found ' +
+          JSON.stringify(relative.identityProvider.metadata) +
+          ')',
+      ],
+    });
+  });
+
   it('rejects a non-object', () => {
     expect(validateRuntimeConfig('nope')).toEqual({
       ok: false,

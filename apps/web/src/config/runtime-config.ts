@@ -28,6 +28,26 @@ function get(value: unknown, path: string): unknown {
     );
 }
 
+function isAbsoluteUrl(value: unknown): boolean {
+  if (!isNonEmptyString(value)) return false;
+  try {
+    new URL(value as string);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The realm's endpoints the OIDC client reads (RuntimeConfig's identityProvider.metadata). */
+const realmEndpoints = [
+  'issuer',
+  'authorization_endpoint',
+  'token_endpoint',
+  'end_session_endpoint',
+  'revocation_endpoint',
+  'userinfo_endpoint',
+] as const;
+
 /** The feedback form's settings (optional as a whole: an older server sends none). */
 const feedbackSettings = ['showName', 'showEmail', 'isNameRequired', 'isEmailRequired'] as const;
 
@@ -45,6 +65,11 @@ const rules: [path: string, check: Check, expected: string][] = [
   ['identityProvider.url', isUrl, 'a URL'],
   ['identityProvider.realm', isNonEmptyString, 'a non-empty string'],
   ['identityProvider.clientId', isNonEmptyString, 'a non-empty string'],
+  [
+    'identityProvider.metadata',
+    (v) => v === undefined || realmEndpoints.every((key) => isAbsoluteUrl(get(v, key))),
+    `absent or { ${realmEndpoints.join(', ')} }, each an absolute URL`,
+  ],
   ['errorReporting.dsn', isStringOrNull, 'a string or null'],
   [
     'errorReporting.tracesSampleRate',

@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { appPaths, RuntimeConfig } from '@roadpass/contracts';
 import type { AppConfig } from '../../config.js';
+import { realmClientMetadata } from '../../idp/realm.js';
 
 /** Splits a Keycloak-style issuer (…/realms/{realm}) into base URL and realm. */
 export function identityProviderOf(config: AppConfig): RuntimeConfig['identityProvider'] {
@@ -17,6 +18,7 @@ export function identityProviderOf(config: AppConfig): RuntimeConfig['identityPr
     url: `${config.publicUrl}${appPaths.identityProviderBase}`,
     realm: appPaths.realm,
     clientId: config.oidcClientId,
+    metadata: realmClientMetadata(config.publicUrl),
   };
 }
 

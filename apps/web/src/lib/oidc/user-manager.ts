@@ -19,8 +19,12 @@ export function createUserManager(
     // A root-relative provider URL (same origin) is allowed in config.json.
     url: new URL(config.identityProvider.url, origin).href,
   };
+  const { metadata } = config.identityProvider;
   return new UserManager({
     authority: authorityOf({ ...config, identityProvider }),
+    // The embedded realm's endpoints come with the configuration: no discovery request before the
+    // sign-in redirect (an external provider's document is read as usual).
+    ...(metadata ? { metadata } : {}),
     client_id: config.identityProvider.clientId,
     redirect_uri: `${origin}${routes.authCallback.build()}`,
     post_logout_redirect_uri: `${origin}/`,
