@@ -33,7 +33,8 @@ export function exporterOf(name) {
   if (name.startsWith('haproxy_')) return 'haproxy';
   if (name.startsWith('pgbouncer_')) return 'pgbouncer';
   if (name.startsWith('pg_')) return 'postgres';
-  if (name.startsWith('node_')) return 'node';
+  // deploy/roadpass-backup.sh writes these for the node exporter's textfile collector.
+  if (name.startsWith('node_') || name.startsWith('roadpass_backup_')) return 'node';
   return 'roadpass';
 }
 

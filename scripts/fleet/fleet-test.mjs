@@ -11,7 +11,9 @@
 // the end checks every instance directly). Every acknowledged write (profile, consent, partner code,
 // event) is read back from PostgreSQL at the end. The exporters Prometheus scrapes (HAProxy's,
 // PgBouncer's, PostgreSQL's, the host's) follow the faults, and export every metric that
-// deploy/prometheus/fleet-alerts.yml and the Grafana dashboard name. Needs a build (npm run build). Exits 1 on a failed
+// deploy/prometheus/fleet-alerts.yml and the Grafana dashboard name. Then the recipe's backup
+// (deploy/roadpass-backup.sh) restored as a streaming replica (deploy/roadpass-restore.sh) holds what
+// the primary holds, and the exporters show the backup and the replica. Needs a build (npm run build). Exits 1 on a failed
 // check. FLEET_QUICK=1 (CI) keeps the 1 000 customers and every check but uses half the load
 // generators and shorter pauses between the phases, and starts the faults once 200 customers have
 // signed in: the other 800 sign in during the faults (FLEET_WARM).
@@ -531,7 +533,97 @@ async function run() {
   log(`requests: ${JSON.stringify(byKind)}`);
   await db.end();
   await keepAlive;
-  await checkExporters();
+  const replica = await checkBackupAndReplica();
+  const scrapes = await checkExporters();
+  await checkReplicationWatched(scrapes, replica);
+}
+
+/**
+ * The recipe's backup and restore (docs/operations.md#backup-and-restore) on the fleet after the
+ * faults: deploy/roadpass-backup.sh makes a base backup of the loaded database, and
+ * deploy/roadpass-restore.sh makes a replica of it that streams from the primary through a slot. Once
+ * it has replayed everything the primary had written, it holds the same customers, ledger, consents,
+ * partner codes and profiles. It keeps streaming while the exporters are checked.
+ */
+async function checkBackupAndReplica() {
+  const started = Date.now();
+  const backup = fleet.backup();
+  log(`backup: ${backup} in ${Date.now() - started} ms`);
+  const replica = await fleet.startReplica(backup);
+  const primary = new pg.Client({ connectionString: fleet.directUrl });
+  const standby = new pg.Client({
+    connectionString: fleet.directUrl.replace(`:${fleet.pgPort}/`, `:${replica.port}/`),
+  });
+  await primary.connect();
+  await standby.connect();
+  try {
+    const { rows } = await primary.query('select pg_current_wal_lsn()::text as lsn');
+    const replayed = async () =>
+      (await standby.query('select pg_last_wal_replay_lsn() >= $1::pg_lsn as ok', [rows[0].lsn])).rows[0].ok;
+    await fleet.waitUntil(replayed, 60_000, "the replica replays the primary's WAL", 200);
+    const contents = `select (select count(*) from customers)::int as customers,
+        (select count(*) from loyalty_events)::int as ledger,
+        (select count(*) from customer_consents)::int as consents,
+        (select count(*) from loyalty_partner_codes)::int as codes,
+        (select md5(string_agg(id::text || ':' || coalesce(address_city, ''), ',' order by id)) from customers) as profiles`;
+    const [onPrimary, onReplica] = await Promise.all([primary.query(contents), standby.query(contents)]);
+    const [a, b] = [onPrimary.rows[0], onReplica.rows[0]];
+    check(
+      JSON.stringify(a) === JSON.stringify(b) && a.customers >= CUSTOMERS,
+      `the backup restored as a replica holds what the primary holds: ${a.customers} customers, ${a.ledger} ledger entries, ${a.consents} consents, ${a.codes} partner codes${
+        JSON.stringify(a) === JSON.stringify(b) ? '' : `; the replica has ${JSON.stringify(b)}`
+      }`,
+    );
+    const inRecovery = (await standby.query('select pg_is_in_recovery() as yes')).rows[0].yes;
+    check(inRecovery, 'the restored copy runs as a standby (it refuses writes)');
+  } finally {
+    await primary.end();
+    await standby.end();
+  }
+  return replica;
+}
+
+/**
+ * What the operator watches of the backup and the replica (fleet-alerts.yml): the backup's time,
+ * through the node exporter, is now; the replica's slot is active and its lag exported while it
+ * streams; once it stops, PostgreSQL's exporter shows the slot inactive (RoadpassReplicationSlotInactive).
+ */
+async function checkReplicationWatched(scrapes, replica) {
+  const backupAge =
+    Date.now() / 1000 - sampleValue(scrapes.node, 'roadpass_backup_last_success_timestamp_seconds');
+  const active = sampleValue(scrapes.postgres, 'pg_replication_slots_active', { slot_name: replica.slot });
+  const lag = sampleValue(scrapes.postgres, 'pg_stat_replication_pg_wal_lsn_diff', {
+    application_name: replica.slot,
+  });
+  check(
+    backupAge >= 0 && backupAge < 300 && active === 1 && lag !== undefined,
+    `exporters: the backup finished ${Math.round(backupAge)} s ago; slot ${replica.slot} active ${active}, replica ${lag} bytes behind`,
+  );
+  replica.stop();
+  const after = await fleet
+    .waitUntil(
+      async () =>
+        sampleValue(await scrapeExporter('postgres'), 'pg_replication_slots_active', {
+          slot_name: replica.slot,
+        }) === 0,
+      30_000,
+      'the exporter shows the stopped replica',
+      500,
+    )
+    .then(
+      () => true,
+      () => false,
+    );
+  check(after, `the replica stopped: PostgreSQL's exporter shows slot ${replica.slot} inactive`);
+  const admin = new pg.Client({
+    host: '127.0.0.1',
+    port: fleet.pgPort,
+    user: 'postgres',
+    database: 'postgres',
+  });
+  await admin.connect();
+  await admin.query('select pg_drop_replication_slot($1)', [replica.slot]);
+  await admin.end();
 }
 
 /** One exporter of the fleet (fleet.exporters: haproxy, pgbouncer, postgres, node), parsed. */
@@ -569,6 +661,7 @@ async function checkExporters() {
     lint.trim() === '',
     `promtool check metrics: nothing wrong with PgBouncer's exporter${lint.trim() ? `:\n${lint}` : ''}`,
   );
+  return scrapes;
 }
 
 /**

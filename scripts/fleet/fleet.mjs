@@ -310,10 +310,81 @@ async function bringUp(fleet, options, count, log, onExit) {
       DATA_SOURCE_NAME: `postgresql://roadpass_monitor:fleet@127.0.0.1:${pgPort}/roadpass?sslmode=disable`,
     },
   );
+  // The nightly backup's outcome reaches Prometheus through the node exporter's textfile collector
+  // (deploy/roadpass-backup.sh writes it there, as the postgres user).
+  const textfileDir = path.join(runDir, 'textfile');
+  mkdirSync(textfileDir);
+  if (isRoot) {
+    const { uid, gid } = userIds('postgres');
+    chownSync(textfileDir, uid, gid);
+  }
   spawnChild(fleet, 'node-exporter', 'prometheus-node-exporter', [
     `--web.listen-address=127.0.0.1:${nodeExporterPort}`,
+    `--collector.textfile.directory=${textfileDir}`,
     '--log.level=warn',
   ]);
+
+  /**
+   * deploy/roadpass-backup.sh against this cluster, as on the database host (the postgres user, its
+   * metrics for the node exporter): the backup's folder.
+   */
+  fleet.backup = () => {
+    const output = run(path.resolve('deploy/roadpass-backup.sh'), [], {
+      env: {
+        ...process.env,
+        PGHOST: '127.0.0.1',
+        PGPORT: String(pgPort),
+        PGUSER: 'postgres',
+        PG_BIN: bin,
+        BACKUP_DIR: path.join(runDir, 'backups'),
+        TEXTFILE_DIR: textfileDir,
+      },
+    });
+    const folder = /roadpass-backup: (\S+),/.exec(output)?.[1];
+    if (!folder) throw new Error(`roadpass-backup.sh said: ${output}`);
+    return folder;
+  };
+
+  /**
+   * A replica restored from a backup by deploy/roadpass-restore.sh, streaming from this cluster
+   * through a replication slot of its own (docs/operations.md#backup-and-restore); it stops with the
+   * fleet.
+   */
+  fleet.startReplica = async (backup, slot = 'fleet_replica') => {
+    const port = await freePort();
+    const data = path.join(runDir, 'replica');
+    const primary = new pg.Client({
+      host: '127.0.0.1',
+      port: pgPort,
+      user: 'postgres',
+      database: 'postgres',
+    });
+    await primary.connect();
+    await primary.query('select pg_create_physical_replication_slot($1)', [slot]);
+    await primary.end();
+    execFileSync(
+      path.resolve('deploy/roadpass-restore.sh'),
+      [
+        backup,
+        data,
+        '--standby',
+        `host=127.0.0.1 port=${pgPort} user=postgres application_name=${slot}`,
+        '--slot',
+        slot,
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    const pgCtl = (...args) => run(`${bin}/pg_ctl`, ['-D', data, '-w', ...args]);
+    fleet.replica = { port, slot, stop: (mode = 'fast') => pgCtl('-m', mode, 'stop') };
+    pgCtl(
+      '-l',
+      path.join(runDir, 'replica.log'),
+      '-o',
+      `-p ${port} -k ${pgSocketDir} -c listen_addresses=127.0.0.1`,
+      'start',
+    );
+    return fleet.replica;
+  };
 
   // 3. A self-signed certificate for HAProxy (TLS ends at the load balancer).
   const key = path.join(runDir, 'tls.key');
@@ -622,6 +693,11 @@ async function stopFleet(fleet, onExit) {
   await Promise.race([Promise.all(exits), sleep(10_000)]);
   for (const child of fleet.children) child.kill('SIGKILL');
   killPgBouncer(fleet.runDir);
+  try {
+    fleet.replica?.stop('immediate');
+  } catch {
+    // already stopped
+  }
   try {
     fleet.pg?.stop('immediate');
   } catch {
