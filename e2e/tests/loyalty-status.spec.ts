@@ -55,6 +55,34 @@ test.describe('the loyalty status page', () => {
     });
   }
 
+  test('a start on the status page asks for its figures beside the customer, once, not after it', async ({
+    page,
+  }) => {
+    // page-data.ts (1 Dec): the figures need only the token, so start-up asks for them while the
+    // customer loads; before, the page asked once the customer had answered, a round trip later.
+    await openLoyalty(page, email, '/status');
+    let customerSent = false;
+    await page.route('**/login/own/status', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 800));
+      customerSent = true;
+      await route.continue();
+    });
+    const figures: string[] = [];
+    page.on('request', (request) => {
+      if (/\/loyalty-service\/customer\/[^/]+$/.test(new URL(request.url()).pathname))
+        figures.push(request.url());
+    });
+    const askedBeforeCustomer = page
+      .waitForRequest((request) =>
+        /\/loyalty-service\/customer\/[^/]+$/.test(new URL(request.url()).pathname),
+      )
+      .then(() => !customerSent);
+    await page.reload();
+    expect(await askedBeforeCustomer).toBe(true);
+    await expect(page.getByRole('progressbar').first()).toBeVisible();
+    expect(figures).toHaveLength(1);
+  });
+
   test("shows when the member's points expire: the sentences and the 12-month chart", async ({ page }) => {
     await openLoyalty(page, email, '/status', 'en');
     const t = texts('en');

@@ -7,6 +7,8 @@ import { contentCollection, demoLoginStatus } from '@/testing/fixtures';
 import { startApp, type StartUpEnvironment } from './bootstrap';
 import { createAppServices } from './services';
 import { sessionUserOf } from '@/lib/session/session-user';
+import { apiPaths } from '@roadpass/contracts';
+import { loyaltyKeys } from '@/lib/loyalty/api/query-keys';
 
 const config = {
   environment: 'test',
@@ -315,6 +317,69 @@ describe('start-up and readiness', () => {
         .filter((r) => r.url.includes('/contentCollection/'))
         .map((r) => new URL(r.url).pathname),
     ).toEqual(['/api/core-web/content/contentCollection/de-DE/loyalty-program']);
+  });
+
+  it('on the status page asks for its points, tiers and forecast while the customer loads, under the page’s own keys', async () => {
+    const payload = { sub: 'c', legal_entity: 10, locale: 'de-DE', exp: 4102444800 };
+    const token = ['{"alg":"none"}', JSON.stringify(payload)]
+      .map((part) => btoa(part).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_'))
+      .join('.');
+    const { services, env, server } = setup({ path: '/customer/loyalty-ui/status' });
+    let releaseUser: () => void = () => {};
+    server.reply(
+      paths.status,
+      () => new Promise<Response>((resolve) => (releaseUser = () => resolve(jsonResponse(demoLoginStatus)))),
+    );
+    const details = { points: 1 };
+    server.reply(`GET ${apiPaths.loyaltyTierDetails('c')}`, jsonResponse(details));
+    env.createAuthSession = vi.fn(() =>
+      fakeAuth({
+        ensureSignedIn: vi.fn(async () => {
+          services.http.setToken(`${token}.signature`);
+          return 'signed-in' as const;
+        }),
+      }),
+    );
+
+    const started = startApp(services, env);
+    const pageCalls = [
+      apiPaths.loyaltyTierDetails('c'),
+      apiPaths.loyaltyTiers('de-DE'),
+      apiPaths.loyaltyExpiryForecast('c'),
+    ];
+    await vi.waitFor(() =>
+      expect(server.requests.map((r) => new URL(r.url).pathname)).toEqual(expect.arrayContaining(pageCalls)),
+    );
+    // Before the customer has answered: beside it, not after.
+    expect(sessionUserOf(services.queryClient)).toBeNull();
+    releaseUser();
+    await started;
+    // The page's own query finds the answer (tierDetailsQuery's key, as useTierDetails asks it).
+    await vi.waitFor(() =>
+      expect(services.queryClient.getQueryData(loyaltyKeys.tierDetails('c'))).toEqual(details),
+    );
+    expect(services.queryClient.getQueryState(loyaltyKeys.tiers('de-DE', 'DE'))).toBeDefined();
+  });
+
+  it('asks for no page data on an account page', async () => {
+    const payload = { sub: 'c', legal_entity: 10, locale: 'de-DE', exp: 4102444800 };
+    const token = ['{"alg":"none"}', JSON.stringify(payload)]
+      .map((part) => btoa(part).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_'))
+      .join('.');
+    const { services, env, server } = setup({ path: '/DE/de/myaccount' });
+    env.createAuthSession = vi.fn(() =>
+      fakeAuth({
+        ensureSignedIn: vi.fn(async () => {
+          services.http.setToken(`${token}.signature`);
+          return 'signed-in' as const;
+        }),
+      }),
+    );
+
+    await startApp(services, env);
+
+    expect(server.requests.filter((r) => /loyalty-service|\/loyalty\/tier/.test(r.url))).toEqual([]);
+    expect(server.requests.some((r) => r.url.includes('/login/own/status'))).toBe(true);
   });
 
   it('shows the error screens in the language the token names when the customer cannot be loaded', async () => {

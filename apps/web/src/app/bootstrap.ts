@@ -12,7 +12,7 @@ import {
 import { useHostBridge } from '@/lib/native-bridge/host-bridge-state';
 import { applyBuiltInEnglish, i18n } from '@/lib/i18n/i18n';
 import { resolveCountryLanguage, signInUiLocales } from '@/lib/i18n/locale';
-import { tokenLanguageOf } from '@/lib/oidc/jwt';
+import { decodeClaims, tokenLanguageOf } from '@/lib/oidc/jwt';
 import { readStoredSession, storedSessionKey } from '@/lib/oidc/stored-session';
 import { useAppStore } from '@/lib/state/app-store';
 import { supportReference } from '@/lib/http';
@@ -194,6 +194,23 @@ export async function startApp(services: AppServices, env: StartUpEnvironment): 
     void services.queryClient.prefetchQuery(
       contentCollectionQuery(services.http, expected.locale, expected.country),
     );
+    // And a loyalty page's own first data, which needs nothing but the token (page-data.ts): the
+    // status page's figures came a round trip after the customer. Its code is a chunk of its own with
+    // the loyalty pages' queries, so the account pages' first load does not carry it; from the cache
+    // (a return) it asks at once.
+    const uuid = decodeClaims(services.http.getToken())?.sub;
+    const { pathname } = env.location();
+    if (uuid && (pathname === routes.loyalty.base || pathname.startsWith(`${routes.loyalty.base}/`)))
+      void import('./page-data')
+        .then(({ prefetchPageData }) =>
+          prefetchPageData(services.queryClient, services.http, pathname, {
+            uuid,
+            language: expected.language,
+            country: expected.country,
+          }),
+        )
+        // The page asks for its data itself, as before.
+        .catch(() => undefined);
   }
 
   // Whether a deletion is scheduled, which would stand in front of any page
