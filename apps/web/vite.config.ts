@@ -3,9 +3,11 @@ import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import type { Plugin } from 'vite';
 import { precompress } from './build/precompress';
-import { preloadWithEntry } from './build/preload-with-entry';
+import { appPaths } from '../../packages/contracts/src/api-paths';
+import { preloadByAddress, preloadWithEntry } from './build/preload-with-entry';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+const loyaltyRouter = 'src/app/routes/loyalty/loyalty-routes.tsx';
 
 /** Where the Roadpass server runs in development; it serves the APIs, the identity provider and config.json. */
 const serverOrigin = process.env.ROADPASS_SERVER ?? 'http://localhost:8080';
@@ -42,6 +44,17 @@ export default defineConfig({
     forbidInBundle('typebox'),
     // The DPoP proof code (decision 0044): every signed-in start needs it before its first call.
     preloadWithEntry(['src/lib/oidc/dpop.ts']),
+    // The loyalty pages: their router and the code that asks for a page's data beside the customer
+    // (app/page-data.ts); the status page, the programme's first page, its own chunk too. A cold start
+    // then fetches them beside the entry, not after it has run (docs/performance.md).
+    preloadByAddress({
+      [appPaths.loyaltyBase]: [loyaltyRouter, 'src/app/page-data.ts'],
+      [`${appPaths.loyaltyBase}/status`]: [
+        loyaltyRouter,
+        'src/app/page-data.ts',
+        'src/app/routes/loyalty/loyalty-status-route.tsx',
+      ],
+    }),
     precompress(),
   ],
   resolve: {

@@ -83,6 +83,33 @@ test.describe('the loyalty status page', () => {
     expect(figures).toHaveLength(1);
   });
 
+  test('a cold start on the status page asks for its chunks beside the entry, not after it has run', async ({
+    page,
+  }) => {
+    // The server preloads them on the loyalty addresses (build/preload-with-entry.ts:
+    // preloadByAddress): with the entry held back, the browser has asked for them already.
+    await openLoyalty(page, email, '/status');
+    let entryDelivered = false;
+    await page.route('**/assets/index-*.js', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 800));
+      entryDelivered = true;
+      await route.continue();
+    });
+    const askedBeforeEntry = (chunk: RegExp) =>
+      page
+        .waitForRequest((request) => chunk.test(new URL(request.url()).pathname))
+        .then(() => !entryDelivered);
+    const pageData = askedBeforeEntry(/\/assets\/page-data-[^/]+\.js$/);
+    const statusRoute = askedBeforeEntry(/\/assets\/loyalty-status-route-[^/]+\.js$/);
+    // A cold start: nothing in the browser's cache.
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Network.clearBrowserCache');
+    await page.reload();
+    expect(await pageData).toBe(true);
+    expect(await statusRoute).toBe(true);
+    await expect(page.getByRole('progressbar').first()).toBeVisible();
+  });
+
   test("shows when the member's points expire: the sentences and the 12-month chart", async ({ page }) => {
     await openLoyalty(page, email, '/status', 'en');
     const t = texts('en');

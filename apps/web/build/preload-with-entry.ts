@@ -28,3 +28,52 @@ export function preloadWithEntry(sources: string[]): Plugin {
     },
   };
 }
+
+/** The file the server reads to add an address's preloads to index.html (web-app-routes.ts). */
+export const ADDRESS_PRELOADS_FILE = 'address-preloads.json';
+
+/**
+ * For some addresses the chunks their page needs are known before the entry runs: the server adds
+ * `<link rel="modulepreload">`s for them to that address's index.html, so that a cold start fetches
+ * them beside the entry instead of after it (docs/performance.md, "From the HTML to the status
+ * content"). `table` maps an address (the page's path; its sub-paths too, the longest match wins) to
+ * source files; each chunk comes with its static imports, less what the entry loads anyway. Written
+ * as ADDRESS_PRELOADS_FILE: { address: ["/assets/…js", …] }. scripts/bundle-size.mjs counts them in
+ * those pages' first load.
+ */
+export function preloadByAddress(table: Record<string, string[]>): Plugin {
+  return {
+    name: 'roadpass:preload-by-address',
+    apply: 'build',
+    // After Vite's own generateBundle hooks, which drop the chunks that held only CSS.
+    generateBundle: {
+      order: 'post',
+      handler(_options, bundle) {
+        const chunks = Object.values(bundle).filter((output) => output.type === 'chunk');
+        const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
+        const withImports = (fileName: string, seen = new Set<string>()) => {
+          if (seen.has(fileName)) return seen;
+          seen.add(fileName);
+          for (const imported of byFile.get(fileName)?.imports ?? []) withImports(imported, seen);
+          return seen;
+        };
+        const entry = chunks.find((chunk) => chunk.isEntry);
+        if (!entry) this.error('preloadByAddress: no entry chunk');
+        const loadedByEntry = withImports(entry.fileName);
+        const preloads: Record<string, string[]> = {};
+        for (const [address, sources] of Object.entries(table)) {
+          const files = new Set<string>();
+          for (const source of sources) {
+            const chunk = chunks.find((output) => output.facadeModuleId?.endsWith(`/${source}`));
+            if (!chunk) this.error(`preloadByAddress: no chunk is built from ${source}`);
+            withImports(chunk.fileName, files);
+          }
+          preloads[address] = [...files]
+            .filter((file) => byFile.has(file) && !loadedByEntry.has(file))
+            .map((file) => `/${file}`);
+        }
+        this.emitFile({ type: 'asset', fileName: ADDRESS_PRELOADS_FILE, source: JSON.stringify(preloads) });
+      },
+    },
+  };
+}

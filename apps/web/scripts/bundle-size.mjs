@@ -2,12 +2,13 @@
 // First-load JavaScript of every page a visitor can land on first, from the Vite manifest of the last
 // build: the entry chunk and its static imports, what index.html preloads beside it (the DPoP proof
 // code: build/preload-with-entry.ts), plus the lazy route chunk of that page (and, for a loyalty
-// page, the lazy loyalty router) with their static imports. Pages are found in the manifest,
+// page, the lazy loyalty router and what the server preloads at its address) with their static
+// imports. Pages are found in the manifest,
 // not listed by hand: every `src/app/routes/**/*-route.tsx` is one, so a new page is measured the day
 // it is added. Sizes: raw, gzip -9 and brotli q11 (what the server sends, precompressed).
 // Fails (exit 1) when any page is above the budget (gzip).
 // Usage: node scripts/bundle-size.mjs [--json] [--dist=<build directory, default dist>]
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
@@ -19,6 +20,8 @@ const ROUTES = /^src\/app\/routes\/(.+)-route\.tsx$/;
 /** oidc-client-ts: loaded after a signed-in page shows (or at once to sign in); reported apart. */
 const SIGN_IN_CLIENT = 'src/lib/oidc/user-manager.ts';
 const LOYALTY_ROUTER = 'src/app/routes/loyalty/loyalty-routes.tsx';
+/** appPaths.loyaltyBase: where the loyalty pages live. */
+const LOYALTY_BASE = '/customer/loyalty-ui';
 
 const distArgument = process.argv.find((arg) => arg.startsWith('--dist='));
 const dist = distArgument
@@ -37,14 +40,45 @@ if (!entryKey || routeKeys.length === 0 || !manifest[LOYALTY_ROUTER]) {
   process.exit(2);
 }
 
+/** The manifest key of a built file (`/assets/…js` or `assets/…js`). */
+function keyOfFile(file, where) {
+  const key = Object.keys(manifest).find((candidate) => manifest[candidate].file === file.replace(/^\//, ''));
+  if (!key) {
+    console.error(`bundle-size: ${where} names ${file}, which the manifest does not list`);
+    process.exit(2);
+  }
+  return key;
+}
+
+/**
+ * What the server preloads on some addresses beside the entry (build/preload-with-entry.ts:
+ * preloadByAddress), as manifest keys; the longest address that is the page's or a parent wins.
+ */
+const addressPreloads = existsSync(join(dist, 'address-preloads.json'))
+  ? JSON.parse(readFileSync(join(dist, 'address-preloads.json'), 'utf8'))
+  : {};
+function preloadedAt(address) {
+  const match = Object.keys(addressPreloads)
+    .filter((candidate) => address === candidate || address.startsWith(`${candidate}/`))
+    .sort((a, b) => b.length - a.length)[0];
+  return match ? addressPreloads[match].map((file) => keyOfFile(file, 'address-preloads.json')) : [];
+}
+
 /** Each page: a readable name and the lazy chunks it loads on top of the entry. */
 const pages = routeKeys.map((key) => {
   const name = ROUTES.exec(key)[1]
     .replace(/^loyalty\/loyalty-/, 'loyalty ')
     .replace(/-/g, ' ');
+  const loyaltyScreen = /^src\/app\/routes\/loyalty\/loyalty-(.+)-route\.tsx$/.exec(key)?.[1];
   return {
     name,
-    lazyChunks: key.startsWith('src/app/routes/loyalty/') ? [LOYALTY_ROUTER, key] : [key],
+    lazyChunks: loyaltyScreen
+      ? [
+          LOYALTY_ROUTER,
+          key,
+          ...preloadedAt(`${LOYALTY_BASE}${loyaltyScreen === 'entry' ? '' : `/${loyaltyScreen}`}`),
+        ]
+      : [key],
   };
 });
 
@@ -53,14 +87,7 @@ const preloaded = [
   ...readFileSync(join(dist, 'index.html'), 'utf8').matchAll(
     /<link rel="modulepreload"[^>]*href="\/([^"]+)"/g,
   ),
-].map(([, file]) => {
-  const key = Object.keys(manifest).find((candidate) => manifest[candidate].file === file);
-  if (!key) {
-    console.error(`bundle-size: index.html preloads ${file}, which the manifest does not list`);
-    process.exit(2);
-  }
-  return key;
-});
+].map(([, file]) => keyOfFile(file, 'index.html'));
 
 /** A chunk and everything it imports statically, each once. */
 function withStaticImports(key, seen = new Set()) {

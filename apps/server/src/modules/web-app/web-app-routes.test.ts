@@ -22,6 +22,16 @@ beforeAll(async () => {
   await writeFile(path.join(dist, 'assets', 'big-def456.js'), script);
   await writeFile(path.join(dist, 'assets', 'big-def456.js.br'), brotliCompressSync(script));
   await writeFile(path.join(dist, 'assets', 'big-def456.js.gz'), gzipSync(script));
+  // The chunks the build says some addresses preload (apps/web/build/preload-with-entry.ts), and a
+  // file that is not the build's kind.
+  await writeFile(
+    path.join(dist, 'address-preloads.json'),
+    JSON.stringify({
+      '/customer/loyalty-ui': ['/assets/loyalty-routes-a1.js'],
+      '/customer/loyalty-ui/status': ['/assets/loyalty-routes-a1.js', '/assets/loyalty-status-route-b2.js'],
+      '/DE/de/myaccount': ['https://elsewhere.example/x.js', '/assets/x.js"><script>', 7],
+    }),
+  );
   t = await createTestApp({ webDistDir: dist, faultInjection: true });
 });
 afterAll(async () => {
@@ -63,6 +73,27 @@ describe('serving the web app', () => {
     const missing = await t.app.inject({ url: '/no-such-page', headers: { 'accept-encoding': 'identity' } });
     expect(missing.statusCode).toBe(404);
     expect(block(missing.body)).toEqual(config);
+  });
+
+  it('preloads the chunks the build names for an address and its sub-paths, the longest match first', async () => {
+    // Compressed as sent (the page is compressed once per address at start).
+    const preloads = async (url: string) => {
+      const res = await t.app.inject({ url, headers: { 'accept-encoding': 'gzip' } });
+      const html = gunzipSync(res.rawPayload).toString();
+      return [...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map((m) => m[1]);
+    };
+    expect(await preloads('/customer/loyalty-ui/status?locale=en')).toEqual([
+      '/assets/loyalty-routes-a1.js',
+      '/assets/loyalty-status-route-b2.js',
+    ]);
+    expect(await preloads('/customer/loyalty-ui/history')).toEqual(['/assets/loyalty-routes-a1.js']);
+    expect(await preloads('/customer/loyalty-ui')).toEqual(['/assets/loyalty-routes-a1.js']);
+    // Not a sub-path: a name that only begins the same.
+    expect(await preloads('/customer/loyalty-ui/statusx')).toEqual(['/assets/loyalty-routes-a1.js']);
+    // Anything but a root-relative script of the build is left out.
+    expect(await preloads('/DE/de/myaccount')).toEqual([]);
+    expect(await preloads('/')).toEqual([]);
+    expect(await preloads('/no-such-page')).toEqual([]);
   });
 
   it('caches hashed assets for a year', async () => {

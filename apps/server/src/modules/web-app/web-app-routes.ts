@@ -39,15 +39,24 @@ export const webAppRoutes: FastifyPluginAsync<{ webDistDir: string; runtimeConfi
   { webDistDir, runtimeConfig },
 ) => {
   const hasBuild = existsSync(path.join(webDistDir, 'index.html'));
-  const page = hasBuild
-    ? appPage(readFileSync(path.join(webDistDir, 'index.html'), 'utf8'), runtimeConfig)
-    : null;
+  const html = hasBuild ? readFileSync(path.join(webDistDir, 'index.html'), 'utf8') : '';
+  const page = hasBuild ? appPage(html, runtimeConfig) : null;
+  // The pages whose chunks the build named (apps/web/build/preload-with-entry.ts), longest first.
+  const addressPages = hasBuild
+    ? Object.entries(readAddressPreloads(webDistDir))
+        .sort(([a], [b]) => b.length - a.length)
+        .map(([address, files]) => ({ address, page: appPage(html, runtimeConfig, files) }))
+    : [];
+  const pageFor = (pathname: string) =>
+    addressPages.find(({ address }) => pathname === address || pathname.startsWith(`${address}/`))?.page ??
+    page!;
   const sendPage = (request: FastifyRequest, reply: FastifyReply, status = 200) => {
     const encoding = preferredEncoding(request.headers['accept-encoding']);
     reply.status(status).header('cache-control', 'no-cache').header('vary', 'Accept-Encoding');
     reply.type('text/html; charset=utf-8');
     if (encoding) reply.header('content-encoding', encoding);
-    return reply.send(page![encoding ?? 'identity']);
+    const chosen = status === 200 ? pageFor(request.url.split('?')[0]!) : page!;
+    return reply.send(chosen[encoding ?? 'identity']);
   };
   if (!hasBuild)
     app.log.warn({ webDistDir }, 'web app build not found: run `npm run build` to serve the app');
@@ -90,9 +99,14 @@ type PageEncoding = 'br' | 'gzip' | 'identity';
  * falls back to /config.json without it), compressed once at start like the build's other files.
  * A JSON data block is not a script: the strict CSP stays as it is.
  */
-export function appPage(html: string, runtimeConfig: RuntimeConfig): Record<PageEncoding, Buffer> {
+export function appPage(
+  html: string,
+  runtimeConfig: RuntimeConfig,
+  preloads: readonly string[] = [],
+): Record<PageEncoding, Buffer> {
   const json = JSON.stringify(runtimeConfig).replace(/</g, '\\u003c');
-  const block = `<script type="application/json" id="${RUNTIME_CONFIG_ELEMENT_ID}">${json}</script>`;
+  const links = preloads.map((file) => `<link rel="modulepreload" crossorigin href="${file}">`).join('');
+  const block = `${links}<script type="application/json" id="${RUNTIME_CONFIG_ELEMENT_ID}">${json}</script>`;
   // In the head where there is one; anywhere works, as the app's module script runs after parsing.
   const identity = Buffer.from(
     html.includes('</head>') ? html.replace('</head>', `${block}</head>`) : html + block,
@@ -102,6 +116,26 @@ export function appPage(html: string, runtimeConfig: RuntimeConfig): Record<Page
     br: brotliCompressSync(identity, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } }),
     gzip: gzipSync(identity, { level: 9 }),
   };
+}
+
+/** The build's file of the chunks some addresses preload (apps/web/build/preload-with-entry.ts). */
+const ADDRESS_PRELOADS_FILE = 'address-preloads.json';
+
+/**
+ * address → the chunks its page preloads beside the entry, from the build; none for an older build.
+ * Only root-relative asset paths are taken: the file is the build's, but the HTML trusts nothing.
+ */
+export function readAddressPreloads(webDistDir: string): Record<string, string[]> {
+  const file = path.join(webDistDir, ADDRESS_PRELOADS_FILE);
+  if (!existsSync(file)) return {};
+  const table = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  const assets = /^\/assets\/[\w.-]+\.js$/;
+  return Object.fromEntries(
+    Object.entries(table).map(([address, files]) => [
+      address,
+      Array.isArray(files) ? files.filter((f): f is string => typeof f === 'string' && assets.test(f)) : [],
+    ]),
+  );
 }
 
 /** br, else gzip, else none, as Accept-Encoding allows (q=0 refuses). */
