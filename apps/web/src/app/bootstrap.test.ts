@@ -9,6 +9,14 @@ import { createAppServices } from './services';
 import { sessionUserOf } from '@/lib/session/session-user';
 import { apiPaths } from '@roadpass/contracts';
 import { loyaltyKeys } from '@/lib/loyalty/api/query-keys';
+import { retryAfterRenewal } from '@/lib/http/retry-after-renewal';
+
+// The page-data chunk comes a moment late, as over a network: long enough for a renewal started by
+// the customer's call to settle first (the race webview.spec.ts met on 1 Dec).
+vi.mock('./page-data', async (importOriginal) => {
+  await new Promise((resolve) => setTimeout(resolve, 30));
+  return importOriginal();
+});
 
 const config = {
   environment: 'test',
@@ -359,6 +367,44 @@ describe('start-up and readiness', () => {
       expect(services.queryClient.getQueryData(loyaltyKeys.tierDetails('c'))).toEqual(details),
     );
     expect(services.queryClient.getQueryState(loyaltyKeys.tiers('de-DE', 'DE'))).toBeDefined();
+  });
+
+  it('on the status page with a refused token, its data calls and the customer’s share one renewal', async () => {
+    const payload = { sub: 'c', legal_entity: 10, locale: 'de-DE', exp: 4102444800 };
+    const token = ['{"alg":"none"}', JSON.stringify(payload)]
+      .map((part) => btoa(part).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_'))
+      .join('.');
+    const { services, env, server } = setup({ path: '/customer/loyalty-ui/status' });
+    for (const path of [
+      paths.status,
+      'GET /api/customer/cuda/customer/deletion/own',
+      `GET ${apiPaths.loyaltyTierDetails('c')}`,
+      `GET ${apiPaths.loyaltyTiers('de-DE')}`,
+      `GET ${apiPaths.loyaltyExpiryForecast('c')}`,
+    ])
+      server.reply(path, failure(401));
+    // Renewal on a 401 as the webview installs it (webview-token.ts): the host is asked, and refuses.
+    const askHost = vi.fn(() => Promise.reject(new Error('the host gave no token')));
+    retryAfterRenewal(services.http, askHost);
+    env.createAuthSession = vi.fn(() =>
+      fakeAuth({
+        refreshNow: vi.fn(() => Promise.reject(new Error('The webview host renews the token'))),
+        ensureSignedIn: vi.fn(async () => {
+          services.http.setToken(`${token}.signature`);
+          return 'signed-in' as const;
+        }),
+      }),
+    );
+
+    await startApp(services, env);
+    await vi.waitFor(() =>
+      expect(server.requests.map((r) => new URL(r.url).pathname)).toContain(
+        apiPaths.loyaltyExpiryForecast('c'),
+      ),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 50));
+
+    expect(askHost).toHaveBeenCalledOnce();
   });
 
   it('asks for no page data on an account page', async () => {

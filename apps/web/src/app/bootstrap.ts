@@ -187,6 +187,18 @@ export async function startApp(services: AppServices, env: StartUpEnvironment): 
   // Signed in: the page's chunks load while the customer and the texts do.
   env.preloadRoute?.(env.location().pathname);
 
+  // A loyalty page's own first data needs nothing but the token (page-data.ts): the status page's
+  // figures came a round trip after the customer. Its code is a chunk of its own with the loyalty
+  // pages' queries, so the account pages' first load does not carry it; the loyalty addresses'
+  // index.html preloads it (decision 0070), so it is here at once. Waited for, so that its calls go
+  // out together with the customer's: refused together, they share one renewal
+  // (retry-after-renewal.ts), and a host that refuses the token is asked once (webview.spec.ts).
+  const { pathname } = env.location();
+  const pageData =
+    pathname === routes.loyalty.base || pathname.startsWith(`${routes.loyalty.base}/`)
+      ? await import('./page-data').catch(() => undefined)
+      : undefined;
+
   // The token names the customer's language: their texts load while the customer does (issue 10:
   // one round trip less). Should the customer's language differ, the right texts load after.
   if (tokenLanguageOf(services.http.getToken())) {
@@ -194,23 +206,13 @@ export async function startApp(services: AppServices, env: StartUpEnvironment): 
     void services.queryClient.prefetchQuery(
       contentCollectionQuery(services.http, expected.locale, expected.country),
     );
-    // And a loyalty page's own first data, which needs nothing but the token (page-data.ts): the
-    // status page's figures came a round trip after the customer. Its code is a chunk of its own with
-    // the loyalty pages' queries, so the account pages' first load does not carry it; from the cache
-    // (a return) it asks at once.
     const uuid = decodeClaims(services.http.getToken())?.sub;
-    const { pathname } = env.location();
-    if (uuid && (pathname === routes.loyalty.base || pathname.startsWith(`${routes.loyalty.base}/`)))
-      void import('./page-data')
-        .then(({ prefetchPageData }) =>
-          prefetchPageData(services.queryClient, services.http, pathname, {
-            uuid,
-            language: expected.language,
-            country: expected.country,
-          }),
-        )
-        // The page asks for its data itself, as before.
-        .catch(() => undefined);
+    if (uuid && pageData)
+      pageData.prefetchPageData(services.queryClient, services.http, pathname, {
+        uuid,
+        language: expected.language,
+        country: expected.country,
+      });
   }
 
   // Whether a deletion is scheduled, which would stand in front of any page
