@@ -45,6 +45,25 @@ chmod 700 "$data"
 tar -xzf "$backup/base.tar.gz" -C "$data"
 tar -xzf "$backup/pg_wal.tar.gz" -C "$data/pg_wal"
 
+# Debian's clusters keep postgresql.conf and pg_hba.conf in /etc/postgresql/<version>/<cluster>, so a
+# backup of one holds neither: the copy gets PostgreSQL's defaults and local connections only (peer on
+# the socket, scram-sha-256 on loopback). Put the cluster's own files in place before it serves.
+for conf in postgresql.conf pg_hba.conf pg_ident.conf; do
+  [ -e "$data/$conf" ] && continue
+  case $conf in
+  postgresql.conf) echo "# Written by roadpass-restore.sh: the backup held no postgresql.conf." ;;
+  pg_hba.conf)
+    echo "# Written by roadpass-restore.sh: the backup held no pg_hba.conf."
+    echo "local all all peer"
+    echo "local replication all peer"
+    echo "host all all 127.0.0.1/32 scram-sha-256"
+    echo "host all all ::1/128 scram-sha-256"
+    ;;
+  pg_ident.conf) echo "# Written by roadpass-restore.sh: the backup held no pg_ident.conf." ;;
+  esac >"$data/$conf"
+  echo "roadpass-restore: the backup held no $conf; a minimal one is written (copy the cluster's own)" >&2
+done
+
 if [ -n "$standby" ]; then
   # A quote in the connection string is doubled, as PostgreSQL's configuration files read it.
   quoted=$(printf '%s' "$standby" | sed "s/'/''/g")
