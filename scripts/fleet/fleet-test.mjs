@@ -371,12 +371,29 @@ async function run() {
     'every change listener listening again',
     200,
   );
+  const listenersAt = Date.now();
+  log(`listeners back ${listenersAt - outageTo} ms after the restart`);
+  // HAProxy takes an instance out after two failed readiness checks and back after two good ones
+  // (deploy/haproxy.cfg.template); readiness asks the database through PgBouncer, which tries the
+  // server again a second after a failed login (server_login_retry). When the outage lasted long
+  // enough for HAProxy to take every instance out, customers wait for that too (1 Dec: HAProxy
+  // answered "no server is available" for about 2 s after PostgreSQL was back). So the outage lasts
+  // until the listeners listen and HAProxy has every instance in service again, which must be
+  // within 5 s of PostgreSQL's return; +1 s for connections being opened then.
+  await fleet.waitUntil(
+    async () => Object.values(await fleet.states()).every((state) => state.status === 'UP'),
+    20_000,
+    'every instance UP in HAProxy again',
+    100,
+  );
   const recoveredAt = Date.now();
-  log(`listeners back ${recoveredAt - outageTo} ms after the restart`);
+  check(
+    recoveredAt - outageTo <= 5000,
+    `PostgreSQL restart: HAProxy had every instance in service again ${recoveredAt - outageTo} ms after PostgreSQL was back (≤ 5000)`,
+  );
   await pause(3000);
-  // The outage lasts until PostgreSQL is back and the listeners with it (+1 s for connections that
-  // were being opened then); after that, nothing may fail.
-  const settledFrom = recoveredAt + 1000;
+  // After that, nothing may fail.
+  const settledFrom = Math.max(listenersAt, recoveredAt) + 1000;
   const settledTo = Date.now();
   const afterOutage = failuresBetween(settledFrom, settledTo);
   const duringOutage = failuresBetween(outageFrom, settledFrom);
