@@ -7,7 +7,6 @@ import { appPaths } from '../../packages/contracts/src/api-paths';
 import { preloadByAddress, preloadWithEntry } from './build/preload-with-entry';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
-const loyaltyRouter = 'src/app/routes/loyalty/loyalty-routes.tsx';
 
 /** Where the Roadpass server runs in development; it serves the APIs, the identity provider and config.json. */
 const serverOrigin = process.env.ROADPASS_SERVER ?? 'http://localhost:8080';
@@ -48,12 +47,8 @@ export default defineConfig({
     // (app/page-data.ts); the status page, the programme's first page, its own chunk too. A cold start
     // then fetches them beside the entry, not after it has run (docs/performance.md).
     preloadByAddress({
-      [appPaths.loyaltyBase]: [loyaltyRouter, 'src/app/page-data.ts'],
-      [`${appPaths.loyaltyBase}/status`]: [
-        loyaltyRouter,
-        'src/app/page-data.ts',
-        'src/app/routes/loyalty/loyalty-status-route.tsx',
-      ],
+      [appPaths.loyaltyBase]: ['src/app/routes/loyalty/loyalty-routes.tsx', 'src/app/page-data.ts'],
+      [`${appPaths.loyaltyBase}/status`]: ['src/app/routes/loyalty/loyalty-status-route.tsx'],
     }),
     precompress(),
   ],

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { injectFault, openSignedIn, signInOnLoginPage, texts } from './support.js';
+import { askedWhileHeldBack, injectFault, openSignedIn, signInOnLoginPage, texts } from './support.js';
 
 const loginStatusPath = '/api/customer/cuda/customer/v2/login/own/status';
 
@@ -67,15 +67,8 @@ test.describe('the application shell', () => {
   }) => {
     // index.html preloads it (decision 0014, update of 1 Dec): with the entry held back, the browser
     // has asked for it already. Without the preload, only the entry's code would ask, after it ran.
-    let entryDelivered = false;
-    await page.route('**/assets/index-*.js', async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 800));
-      entryDelivered = true;
-      await route.continue();
-    });
-    const askedBeforeEntry = page
-      .waitForRequest((request) => /\/assets\/dpop-[^/]+\.js$/.test(new URL(request.url()).pathname))
-      .then(() => !entryDelivered);
+    const beforeEntry = await askedWhileHeldBack(page, '**/assets/index-*.js');
+    const askedBeforeEntry = beforeEntry(/\/assets\/dpop-[^/]+\.js$/);
     await page.goto('/');
     expect(await askedBeforeEntry).toBe(true);
     // The start goes on to the sign-in page: nothing is left in flight when the test ends.

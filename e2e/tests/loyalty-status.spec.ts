@@ -2,6 +2,7 @@ import { expect, test } from '@playwright/test';
 import { apiPaths, type LoyaltyExpiryForecast } from '@roadpass/contracts';
 import { scrollsSideways } from './reflow.js';
 import {
+  askedWhileHeldBack,
   customerApi,
   fill,
   formatPoints,
@@ -61,22 +62,13 @@ test.describe('the loyalty status page', () => {
     // page-data.ts (1 Dec): the figures need only the token, so start-up asks for them while the
     // customer loads; before, the page asked once the customer had answered, a round trip later.
     await openLoyalty(page, email, '/status');
-    let customerSent = false;
-    await page.route('**/login/own/status', async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 800));
-      customerSent = true;
-      await route.continue();
-    });
+    const tierDetails = /\/loyalty-service\/customer\/[^/]+$/;
+    const beforeCustomer = await askedWhileHeldBack(page, '**/login/own/status');
     const figures: string[] = [];
     page.on('request', (request) => {
-      if (/\/loyalty-service\/customer\/[^/]+$/.test(new URL(request.url()).pathname))
-        figures.push(request.url());
+      if (tierDetails.test(new URL(request.url()).pathname)) figures.push(request.url());
     });
-    const askedBeforeCustomer = page
-      .waitForRequest((request) =>
-        /\/loyalty-service\/customer\/[^/]+$/.test(new URL(request.url()).pathname),
-      )
-      .then(() => !customerSent);
+    const askedBeforeCustomer = beforeCustomer(tierDetails);
     await page.reload();
     expect(await askedBeforeCustomer).toBe(true);
     await expect(page.getByRole('progressbar').first()).toBeVisible();
@@ -89,16 +81,7 @@ test.describe('the loyalty status page', () => {
     // The server preloads them on the loyalty addresses (build/preload-with-entry.ts:
     // preloadByAddress): with the entry held back, the browser has asked for them already.
     await openLoyalty(page, email, '/status');
-    let entryDelivered = false;
-    await page.route('**/assets/index-*.js', async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 800));
-      entryDelivered = true;
-      await route.continue();
-    });
-    const askedBeforeEntry = (chunk: RegExp) =>
-      page
-        .waitForRequest((request) => chunk.test(new URL(request.url()).pathname))
-        .then(() => !entryDelivered);
+    const askedBeforeEntry = await askedWhileHeldBack(page, '**/assets/index-*.js');
     const pageData = askedBeforeEntry(/\/assets\/page-data-[^/]+\.js$/);
     const statusRoute = askedBeforeEntry(/\/assets\/loyalty-status-route-[^/]+\.js$/);
     // A cold start: nothing in the browser's cache.

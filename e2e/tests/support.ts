@@ -117,6 +117,27 @@ export async function openSignedIn(
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
 }
 
+/**
+ * Holds back each request matching `url` (a route glob) for `ms` before sending it on. Answers a test
+ * for the browser's own order: whether the first request for a path matching `path` went out while
+ * the held-back one had not been sent yet, i.e. beside it rather than after it. Ask before the
+ * navigation that makes both requests.
+ */
+export async function askedWhileHeldBack(
+  page: Page,
+  url: string,
+  ms = 800,
+): Promise<(path: RegExp) => Promise<boolean>> {
+  let sent = false;
+  await page.route(url, async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    sent = true;
+    await route.continue();
+  });
+  return (path) =>
+    page.waitForRequest((request) => path.test(new URL(request.url()).pathname)).then(() => !sent);
+}
+
 /** The app's texts in one language, from the content files the server serves. */
 export function texts(language: string): Record<string, string> {
   const file = new URL(`../../content/translations/${language}.json`, import.meta.url);

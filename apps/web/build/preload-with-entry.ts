@@ -37,7 +37,8 @@ export const ADDRESS_PRELOADS_FILE = 'address-preloads.json';
  * `<link rel="modulepreload">`s for them to that address's index.html, so that a cold start fetches
  * them beside the entry instead of after it (docs/performance.md, "From the HTML to the status
  * content"). `table` maps an address (the page's path; its sub-paths too, the longest match wins) to
- * source files; each chunk comes with its static imports, less what the entry loads anyway. Written
+ * source files, on top of those of the addresses above it; each chunk comes with its static imports,
+ * less what the entry loads anyway. Written
  * as ADDRESS_PRELOADS_FILE: { address: ["/assets/…js", …] }. scripts/bundle-size.mjs counts them in
  * those pages' first load.
  */
@@ -61,8 +62,13 @@ export function preloadByAddress(table: Record<string, string[]>): Plugin {
         if (!entry) this.error('preloadByAddress: no entry chunk');
         const loadedByEntry = withImports(entry.fileName);
         const preloads: Record<string, string[]> = {};
-        for (const [address, sources] of Object.entries(table)) {
+        const within = (address: string, parent: string) =>
+          address === parent || address.startsWith(`${parent}/`);
+        for (const address of Object.keys(table)) {
           const files = new Set<string>();
+          const sources = Object.entries(table).flatMap(([parent, own]) =>
+            within(address, parent) ? own : [],
+          );
           for (const source of sources) {
             const chunk = chunks.find((output) => output.facadeModuleId?.endsWith(`/${source}`));
             if (!chunk) this.error(`preloadByAddress: no chunk is built from ${source}`);

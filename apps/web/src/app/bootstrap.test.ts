@@ -5,7 +5,7 @@ import { resetAppStore, useAppStore } from '@/lib/state/app-store';
 import { createFakeFetch, jsonResponse } from '@/testing/fake-fetch';
 import { contentCollection, demoLoginStatus } from '@/testing/fixtures';
 import { startApp, type StartUpEnvironment } from './bootstrap';
-import { createAppServices } from './services';
+import { createAppServices, type AppServices } from './services';
 import { sessionUserOf } from '@/lib/session/session-user';
 import { apiPaths } from '@roadpass/contracts';
 import { loyaltyKeys } from '@/lib/loyalty/api/query-keys';
@@ -74,6 +74,28 @@ function setup(
     createAuthSession: vi.fn(() => auth),
   };
   return { server, services, env, auth, address };
+}
+
+/**
+ * An access token naming its customer and language, with a signature the app never checks (the
+ * server does).
+ */
+function tokenWith(claims: { sub: string; legal_entity: number; locale: string }): string {
+  const encode = (part: string) => btoa(part).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
+  return `${encode('{"alg":"none"}')}.${encode(JSON.stringify({ ...claims, exp: 4102444800 }))}.signature`;
+}
+
+/** A sign-in that gives the HTTP client `token`, as the OIDC client would. */
+function signsInWith(services: AppServices, token: string, overrides: Partial<AuthSession> = {}) {
+  return vi.fn(() =>
+    fakeAuth({
+      ...overrides,
+      ensureSignedIn: vi.fn(async () => {
+        services.http.setToken(token);
+        return 'signed-in' as const;
+      }),
+    }),
+  );
 }
 
 const state = () => useAppStore.getState();
@@ -289,24 +311,14 @@ describe('start-up and readiness', () => {
   });
 
   it('loads the texts of the language the token names while the customer loads', async () => {
-    const payload = { sub: 'c', legal_entity: 10, locale: 'de-DE', exp: 4102444800 };
-    const token = ['{"alg":"none"}', JSON.stringify(payload)]
-      .map((part) => btoa(part).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_'))
-      .join('.');
+    const token = tokenWith({ sub: 'c', legal_entity: 10, locale: 'de-DE' });
     const { services, env, server } = setup();
     let releaseUser: () => void = () => {};
     server.reply(
       paths.status,
       () => new Promise<Response>((resolve) => (releaseUser = () => resolve(jsonResponse(demoLoginStatus)))),
     );
-    env.createAuthSession = vi.fn(() =>
-      fakeAuth({
-        ensureSignedIn: vi.fn(async () => {
-          services.http.setToken(`${token}.signature`);
-          return 'signed-in' as const;
-        }),
-      }),
-    );
+    env.createAuthSession = signsInWith(services, token);
 
     const started = startApp(services, env);
     await vi.waitFor(() =>
@@ -328,10 +340,7 @@ describe('start-up and readiness', () => {
   });
 
   it('on the status page asks for its points, tiers and forecast while the customer loads, under the page’s own keys', async () => {
-    const payload = { sub: 'c', legal_entity: 10, locale: 'de-DE', exp: 4102444800 };
-    const token = ['{"alg":"none"}', JSON.stringify(payload)]
-      .map((part) => btoa(part).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_'))
-      .join('.');
+    const token = tokenWith({ sub: 'c', legal_entity: 10, locale: 'de-DE' });
     const { services, env, server } = setup({ path: '/customer/loyalty-ui/status' });
     let releaseUser: () => void = () => {};
     server.reply(
@@ -340,14 +349,7 @@ describe('start-up and readiness', () => {
     );
     const details = { points: 1 };
     server.reply(`GET ${apiPaths.loyaltyTierDetails('c')}`, jsonResponse(details));
-    env.createAuthSession = vi.fn(() =>
-      fakeAuth({
-        ensureSignedIn: vi.fn(async () => {
-          services.http.setToken(`${token}.signature`);
-          return 'signed-in' as const;
-        }),
-      }),
-    );
+    env.createAuthSession = signsInWith(services, token);
 
     const started = startApp(services, env);
     const pageCalls = [
@@ -370,10 +372,7 @@ describe('start-up and readiness', () => {
   });
 
   it('on the status page with a refused token, its data calls and the customer’s share one renewal', async () => {
-    const payload = { sub: 'c', legal_entity: 10, locale: 'de-DE', exp: 4102444800 };
-    const token = ['{"alg":"none"}', JSON.stringify(payload)]
-      .map((part) => btoa(part).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_'))
-      .join('.');
+    const token = tokenWith({ sub: 'c', legal_entity: 10, locale: 'de-DE' });
     const { services, env, server } = setup({ path: '/customer/loyalty-ui/status' });
     for (const path of [
       paths.status,
@@ -386,15 +385,9 @@ describe('start-up and readiness', () => {
     // Renewal on a 401 as the webview installs it (webview-token.ts): the host is asked, and refuses.
     const askHost = vi.fn(() => Promise.reject(new Error('the host gave no token')));
     retryAfterRenewal(services.http, askHost);
-    env.createAuthSession = vi.fn(() =>
-      fakeAuth({
-        refreshNow: vi.fn(() => Promise.reject(new Error('The webview host renews the token'))),
-        ensureSignedIn: vi.fn(async () => {
-          services.http.setToken(`${token}.signature`);
-          return 'signed-in' as const;
-        }),
-      }),
-    );
+    env.createAuthSession = signsInWith(services, token, {
+      refreshNow: vi.fn(() => Promise.reject(new Error('The webview host renews the token'))),
+    });
 
     await startApp(services, env);
     await vi.waitFor(() =>
@@ -408,19 +401,9 @@ describe('start-up and readiness', () => {
   });
 
   it('asks for no page data on an account page', async () => {
-    const payload = { sub: 'c', legal_entity: 10, locale: 'de-DE', exp: 4102444800 };
-    const token = ['{"alg":"none"}', JSON.stringify(payload)]
-      .map((part) => btoa(part).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_'))
-      .join('.');
+    const token = tokenWith({ sub: 'c', legal_entity: 10, locale: 'de-DE' });
     const { services, env, server } = setup({ path: '/DE/de/myaccount' });
-    env.createAuthSession = vi.fn(() =>
-      fakeAuth({
-        ensureSignedIn: vi.fn(async () => {
-          services.http.setToken(`${token}.signature`);
-          return 'signed-in' as const;
-        }),
-      }),
-    );
+    env.createAuthSession = signsInWith(services, token);
 
     await startApp(services, env);
 
@@ -429,20 +412,10 @@ describe('start-up and readiness', () => {
   });
 
   it('shows the error screens in the language the token names when the customer cannot be loaded', async () => {
-    const payload = { sub: 'c', legal_entity: 3, locale: 'fr-FR', exp: 4102444800 };
-    const token = ['{"alg":"none"}', JSON.stringify(payload)]
-      .map((part) => btoa(part).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_'))
-      .join('.');
+    const token = tokenWith({ sub: 'c', legal_entity: 3, locale: 'fr-FR' });
     const { services, env, server } = setup({ browserLanguages: ['en-US'] });
     services.auth = null;
-    env.createAuthSession = vi.fn(() =>
-      fakeAuth({
-        ensureSignedIn: vi.fn(async () => {
-          services.http.setToken(`${token}.signature`);
-          return 'signed-in' as const;
-        }),
-      }),
-    );
+    env.createAuthSession = signsInWith(services, token);
     server.reply(paths.status, failure(500));
     server.reply(
       paths.content('fr-FR'),

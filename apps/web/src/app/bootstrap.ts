@@ -1,5 +1,5 @@
 import type { RuntimeConfig } from '@roadpass/contracts';
-import { isAuthCallbackPath, isPublicPath, routes } from '@/config/routes';
+import { isAuthCallbackPath, isLoyaltyAddress, isPublicPath, routes } from '@/config/routes';
 import { loadRuntimeConfig } from '@/config/runtime-config';
 import { loadSessionUser, UserLoadError } from '@/features/auth/api/get-login-status';
 import { createAuthSession, type AuthSession, type SignInOutcome } from '@/features/auth/auth-session';
@@ -194,10 +194,9 @@ export async function startApp(services: AppServices, env: StartUpEnvironment): 
   // out together with the customer's: refused together, they share one renewal
   // (retry-after-renewal.ts), and a host that refuses the token is asked once (webview.spec.ts).
   const { pathname } = env.location();
-  const pageData =
-    pathname === routes.loyalty.base || pathname.startsWith(`${routes.loyalty.base}/`)
-      ? await import('./page-data').catch(() => undefined)
-      : undefined;
+  const pageData = isLoyaltyAddress(pathname)
+    ? await import('./page-data').catch(() => undefined)
+    : undefined;
 
   // The token names the customer's language: their texts load while the customer does (issue 10:
   // one round trip less). Should the customer's language differ, the right texts load after.

@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { loyaltyRouteName, routes } from '@/config/routes';
+import { loyaltyRouteOf, routes } from '@/config/routes';
 import type { HttpClient } from '@/lib/http';
 import { expiryForecastQuery } from '@/lib/loyalty/api/get-expiry-forecast';
 import { tierDetailsQuery } from '@/lib/loyalty/api/get-tier-details';
@@ -30,9 +30,8 @@ export function prefetchPageData(
   pathname: string,
   customer: StartingCustomer,
 ): void {
-  const base = routes.loyalty.base;
-  if (pathname !== base && !pathname.startsWith(`${base}/`)) return;
-  const screen = loyaltyRouteName(pathname.slice(base.length) || '/');
+  const screen = loyaltyRouteOf(pathname);
+  if (!screen) return;
   const { contentLocale, legalEntityIso } = loyaltyLocale(customer.language, customer.country);
   const details = () => void queryClient.prefetchQuery(tierDetailsQuery(http, customer.uuid));
   const tiers = () => void queryClient.prefetchQuery(tiersQuery(http, contentLocale, legalEntityIso));

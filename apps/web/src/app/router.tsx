@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, type ComponentType } from 'react';
 import { Route, Switch, useLocation } from 'wouter';
 import {
-  loyaltyRouteName,
+  loyaltyRouteOf,
   loyaltySignupAddress,
   matchAccountHome,
   matchAccountPage,
@@ -71,9 +71,8 @@ const accountPageRoutes: Record<AccountPage, ReturnType<typeof lazyRoute>> = {
  * (pageLocation). Any other address is the not-found page's.
  */
 export function preloadRouteOf(pathname: string): Promise<unknown> {
-  const loyaltyBase = routes.loyalty.base;
-  if (pathname === loyaltyBase || pathname.startsWith(`${loyaltyBase}/`)) {
-    const name = loyaltyRouteName(pathname.slice(loyaltyBase.length) || '/');
+  const name = loyaltyRouteOf(pathname);
+  if (name !== undefined) {
     const screen = Object.entries(routes.loyalty).find(
       ([, route]) => typeof route === 'object' && route.name === name,
     )?.[0] as LoyaltyScreen | undefined;

@@ -102,6 +102,21 @@ const fixedLoyaltyRoutes = [
 
 const rewardPath = /^\/reward\/([a-z0-9][a-z0-9-]{0,63})\/?$/;
 
+/** Whether an absolute path is the loyalty app's: its base or an address under it. */
+export function isLoyaltyAddress(pathname: string): boolean {
+  return pathname === appPaths.loyaltyBase || pathname.startsWith(`${appPaths.loyaltyBase}/`);
+}
+
+/**
+ * The loyalty route name of an absolute path: undefined outside the loyalty app, null for a loyalty
+ * path that is no route (loyaltyRouteName).
+ */
+export function loyaltyRouteOf(pathname: string): LoyaltyRouteName | null | undefined {
+  return isLoyaltyAddress(pathname)
+    ? loyaltyRouteName(pathname.slice(appPaths.loyaltyBase.length) || '/')
+    : undefined;
+}
+
 /**
  * The name of a loyalty route (docs/product/addresses-and-routes.md#screens-and-routes) for a path relative to the loyalty base, e.g. '/status' →
  * 'loyalty-status'; null for anything else (those paths redirect to the loyalty root).
@@ -139,10 +154,7 @@ const loyaltyDemoAddress = absoluteLoyaltyPattern(routes.loyalty.demo.pattern);
 /** The app's addresses that need a signed-in customer (the account area and the loyalty app). */
 function isSignedInAddress(pathname: string): boolean {
   return (
-    pathname === routes.root.pattern ||
-    matchAccountHome(pathname) !== null ||
-    pathname === appPaths.loyaltyBase ||
-    pathname.startsWith(`${appPaths.loyaltyBase}/`)
+    pathname === routes.root.pattern || matchAccountHome(pathname) !== null || isLoyaltyAddress(pathname)
   );
 }
 

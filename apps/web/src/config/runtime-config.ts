@@ -8,15 +8,18 @@ type Check = (value: unknown) => boolean;
 const isNonEmptyString: Check = (value) => typeof value === 'string' && value.trim() !== '';
 const isStringOrNull: Check = (value) => value === null || typeof value === 'string';
 
-function isUrl(value: unknown): boolean {
+/** A non-empty string that parses as a URL, absolute or (with `base`) relative to it. */
+function parsesAsUrl(value: unknown, base?: string): boolean {
   if (!isNonEmptyString(value)) return false;
   try {
-    new URL(value as string, 'http://placeholder.invalid');
+    new URL(value as string, base);
     return true;
   } catch {
     return false;
   }
 }
+const isUrl: Check = (value) => parsesAsUrl(value, 'http://placeholder.invalid');
+const isAbsoluteUrl: Check = (value) => parsesAsUrl(value);
 
 function get(value: unknown, path: string): unknown {
   return path
@@ -28,16 +31,6 @@ function get(value: unknown, path: string): unknown {
     );
 }
 
-function isAbsoluteUrl(value: unknown): boolean {
-  if (!isNonEmptyString(value)) return false;
-  try {
-    new URL(value as string);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** The realm's endpoints the OIDC client reads (RuntimeConfig's identityProvider.metadata). */
 const realmEndpoints = [
   'issuer',
@@ -46,7 +39,7 @@ const realmEndpoints = [
   'end_session_endpoint',
   'revocation_endpoint',
   'userinfo_endpoint',
-] as const;
+] as const satisfies readonly (keyof NonNullable<RuntimeConfig['identityProvider']['metadata']>)[];
 
 /** The feedback form's settings (optional as a whole: an older server sends none). */
 const feedbackSettings = ['showName', 'showEmail', 'isNameRequired', 'isEmailRequired'] as const;

@@ -1,8 +1,7 @@
 import { useContext } from 'react';
 import { useTranslation } from '@/lib/i18n/use-translation';
 import { Link, useLocation } from 'wouter';
-import { appPaths } from '@roadpass/contracts';
-import { routes } from '@/config/routes';
+import { isLoyaltyAddress, routes } from '@/config/routes';
 import { SignOutButton } from '@/features/auth/components/sign-out-button';
 import { useAppStore } from '@/lib/state/app-store';
 import { ServicesContext } from '../services';
@@ -25,7 +24,7 @@ export function TopBar() {
   const auth = useContext(ServicesContext)?.auth ?? null;
   if (isWebView) return null;
 
-  const inLoyalty = location === appPaths.loyaltyBase || location.startsWith(`${appPaths.loyaltyBase}/`);
+  const inLoyalty = isLoyaltyAddress(location);
   const loyaltyDemo = location.startsWith(routes.loyalty.demo.href());
   const showNav = signedIn && !loyaltyDemo;
   const home = routes.root.build();

@@ -1,6 +1,6 @@
 import { useEffect, useEffectEvent, useRef } from 'react';
 import { useLocation } from 'wouter';
-import { isAuthCallbackPath, loyaltyRouteName, routes } from '@/config/routes';
+import { isAuthCallbackPath, loyaltyRouteOf, routes } from '@/config/routes';
 import { useAppStore } from '@/lib/state/app-store';
 import { checkHistory, clearHistory, didNavigateBackward, didNavigateForward } from './native-bridge';
 import {
@@ -34,11 +34,8 @@ export function nativeNavigationAction(
  */
 export function nativeRouteName(pathname: string): string | null {
   if (isAuthCallbackPath(pathname)) return null;
-  const loyaltyBase = routes.loyalty.base;
-  if (pathname === loyaltyBase || pathname.startsWith(`${loyaltyBase}/`)) {
-    return loyaltyRouteName(pathname.slice(loyaltyBase.length) || '/');
-  }
-  return pathname;
+  const loyaltyRoute = loyaltyRouteOf(pathname);
+  return loyaltyRoute === undefined ? pathname : loyaltyRoute;
 }
 
 /** Tells the host app about a forward or backward navigation (nothing outside a webview). */
