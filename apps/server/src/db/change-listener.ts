@@ -21,19 +21,51 @@ export interface ChangeListener {
   close(): Promise<void>;
 }
 
+/** The longest wait between two attempts to listen again. */
+const MAX_RETRY_MS = 30_000;
+
+/**
+ * How long the listener waits before its next attempt, `lostForMs` after the loss began: every
+ * `retryMs` while the loss is younger than `steadyForMs` (a database restart is over by then, and an
+ * instance is not ready until it listens again, so each retry's delay is time customers wait: an
+ * attempt against a database that is down is one refused connection), then twice the previous wait,
+ * up to 30 s.
+ */
+export function nextRetryDelay(
+  lostForMs: number,
+  previousMs: number,
+  retryMs: number,
+  steadyForMs: number,
+): number {
+  if (lostForMs < steadyForMs) return retryMs;
+  return Math.min(Math.max(previousMs, retryMs) * 2, MAX_RETRY_MS);
+}
+
+export interface ChangeListenerTiming {
+  /** The wait between attempts in the first `steadyForMs` of a loss (250 ms). */
+  retryMs?: number;
+  /** How long after a loss began the waits start doubling (10 s). */
+  steadyForMs?: number;
+}
+
 /**
  * One connection of its own (not one of the pool's, and straight to the server: LISTEN does not
  * pass a transaction pooler) that LISTENs on every subscribed channel, reconnecting after a loss:
- * first after `retryMs`, then twice as long each time up to 30 s. One per instance, whatever the
- * number of channels (deploy/README.md).
+ * every 250 ms for the first 10 s, then twice as long each time up to 30 s (`nextRetryDelay`). One
+ * per instance, whatever the number of channels (deploy/README.md).
  */
-export function listenForChanges(url: string, retryMs = 500): ChangeListener {
+export function listenForChanges(
+  url: string,
+  { retryMs = 250, steadyForMs = 10_000 }: ChangeListenerTiming = {},
+): ChangeListener {
   const channels = new Map<string, ChangeListenerEvents>();
   let client: pg.Client | undefined;
   let listening = false;
   let closing = false;
   let timer: NodeJS.Timeout | undefined;
   let wait = retryMs;
+  /** When the current loss began (undefined while listening, and before the first attempt). */
+  let lostSince: number | undefined;
   let attempt: Promise<void> | undefined;
 
   const lose = (current: pg.Client, error: unknown) => {
@@ -44,9 +76,11 @@ export function listenForChanges(url: string, retryMs = 500): ChangeListener {
     current.end().catch(() => undefined);
     if (closing) return;
     for (const events of channels.values()) events.lost(error);
+    const now = Date.now();
+    lostSince ??= now;
+    wait = nextRetryDelay(now - lostSince, wait, retryMs, steadyForMs);
     timer = setTimeout(() => void connect(), wait);
     timer.unref();
-    wait = Math.min(wait * 2, 30_000);
   };
 
   async function connect(): Promise<void> {
@@ -66,6 +100,7 @@ export function listenForChanges(url: string, retryMs = 500): ChangeListener {
     }
     if (client !== current) return;
     wait = retryMs;
+    lostSince = undefined;
     listening = true;
     for (const events of channels.values()) events.listening();
   }
