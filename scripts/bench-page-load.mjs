@@ -8,7 +8,8 @@
 // before it had begun to answer, counted until the status content shows: what the start-up makes wait on
 // what. Requests answered from the browser cache (faster than half a round trip) do not count. The
 // warm load starts 3 s after the cold one (BENCH_WARM_AFTER_MS).
-// Usage: npm run build && npm run bench:page-load (BENCH_RUNS=5, WEB_DIST_DIR to compare builds)
+// Usage: npm run build && npm run bench:page-load (BENCH_RUNS=5, WEB_DIST_DIR to compare builds;
+// BENCH_RTT_MS=150 and BENCH_DOWN_KBPS=1600 for another network)
 //
 // BENCH_PAGE_LOAD_FLEET=1 measures what a customer meets through the fleet recipe instead (npm run
 // fleet with one instance: TLS at HAProxy, the server behind it), once with HTTP/1.1 and once with
@@ -32,7 +33,17 @@ const WARM_AFTER_MS = Number(process.env.BENCH_WARM_AFTER_MS ?? 3000);
 const port = 21000 + Math.floor(Math.random() * 1000);
 const baseUrl = `http://127.0.0.1:${port}`;
 const dataDir = mkdtempSync(path.join(tmpdir(), 'roadpass-page-load-'));
-const network = { offline: false, latency: 150, downloadThroughput: 200_000, uploadThroughput: 93_750 };
+// BENCH_RTT_MS and BENCH_DOWN_KBPS set another network (a faster 4G, say: what is bound by round
+// trips there and by bandwidth on slow 4G); the upload keeps slow 4G's ratio to the download.
+const rttMs = Number(process.env.BENCH_RTT_MS ?? 150);
+const downKbps = Number(process.env.BENCH_DOWN_KBPS ?? 1600);
+const network = {
+  offline: false,
+  latency: rttMs,
+  downloadThroughput: (downKbps * 1000) / 8,
+  uploadThroughput: (downKbps * 1000 * 0.46875) / 8,
+};
+const networkName = `${rttMs} ms RTT, ${downKbps / 1000} Mbit/s down`;
 
 const throughFleet = process.env.BENCH_PAGE_LOAD_FLEET === '1';
 if (throughFleet) {
@@ -134,7 +145,7 @@ try {
     await new Promise((resolve) => setTimeout(resolve, WARM_AFTER_MS));
     results.warm.push(await measure(page, cdp, false));
   }
-  console.log(`Status page of a signed-in customer, ${runs} runs each, 150 ms RTT, 1.6 Mbit/s down`);
+  console.log(`Status page of a signed-in customer, ${runs} runs each, ${networkName}`);
   console.log('| load | time to status content (median) | round trips in a row (median) |');
   console.log('|---|---|---|');
   for (const kind of ['cold', 'warm']) {
@@ -210,7 +221,7 @@ async function benchThroughFleet() {
       }
     }
     console.log(
-      `Status page of a signed-in customer through HAProxy (TLS), ${runs} runs each, 150 ms RTT, 1.6 Mbit/s down, 390×844`,
+      `Status page of a signed-in customer through HAProxy (TLS), ${runs} runs each, ${networkName}, 390×844`,
     );
     console.log('| load | protocol | time to status content (median) | round trips in a row (median) |');
     console.log('|---|---|---:|---:|');
