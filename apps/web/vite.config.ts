@@ -4,7 +4,7 @@ import react from '@vitejs/plugin-react';
 import type { Plugin } from 'vite';
 import { precompress } from './build/precompress';
 import { appPaths } from '../../packages/contracts/src/api-paths';
-import { preloadByAddress, preloadWithEntry } from './build/preload-with-entry';
+import { preloadByAddress, preloadWhenSignedOut, preloadWithEntry } from './build/preload-with-entry';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
@@ -50,6 +50,9 @@ export default defineConfig({
       [appPaths.loyaltyBase]: ['src/app/routes/loyalty/loyalty-routes.tsx', 'src/app/page-data.ts'],
       [`${appPaths.loyaltyBase}/status`]: ['src/app/routes/loyalty/loyalty-status-route.tsx'],
     }),
+    // The sign-in client: a tab without a token needs it before anything else (the redirect to the
+    // realm); the server's page script preloads it then, and only then (decision 0072).
+    preloadWhenSignedOut(['src/lib/oidc/user-manager.ts']),
     precompress(),
   ],
   resolve: {

@@ -1,5 +1,12 @@
 import { expect, test } from '@playwright/test';
-import { askedWhileHeldBack, injectFault, openSignedIn, signInOnLoginPage, texts } from './support.js';
+import {
+  askedWhileHeldBack,
+  injectFault,
+  newCustomer,
+  openSignedIn,
+  signInOnLoginPage,
+  texts,
+} from './support.js';
 
 const loginStatusPath = '/api/customer/cuda/customer/v2/login/own/status';
 
@@ -73,6 +80,50 @@ test.describe('the application shell', () => {
     expect(await askedBeforeEntry).toBe(true);
     // The start goes on to the sign-in page: nothing is left in flight when the test ends.
     await expect(page).toHaveURL(/\/auth\/realms\/customer\//);
+  });
+
+  test('a tab without a token asks for the sign-in client beside the entry; a tab with one does not', async ({
+    page,
+  }) => {
+    // The page's one inline script preloads it where the tab holds no token (decision 0072): with the
+    // entry held back, the browser has asked for it already. Without the script only the entry's code
+    // asks, after it has run. The CSP allows the script by its hash: had the hash been wrong, Chromium
+    // would have refused the script, and nothing would have been asked for.
+    const violations: string[] = [];
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+    });
+    const signInClient = /\/assets\/user-manager-[^/]+\.js$/;
+    const firstVisit = await askedWhileHeldBack(page, '**/assets/index-*.js');
+    const askedBeforeEntry = firstVisit(signInClient);
+    await page.goto('/');
+    expect(await askedBeforeEntry).toBe(true);
+    await signInOnLoginPage(page, await newCustomer(page.request));
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await page.unrouteAll({ behavior: 'wait' });
+
+    // The same tab, now with its token: the client comes after the page has shown (in the background,
+    // for the renewals), not beside the entry.
+    const withToken = await askedWhileHeldBack(page, '**/assets/index-*.js');
+    const askedBeforeEntryWithToken = withToken(signInClient);
+    await page.reload();
+    expect(await askedBeforeEntryWithToken).toBe(false);
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    expect(violations).toEqual([]);
+  });
+
+  test('inside the native apps the page never asks for the sign-in client', async ({ page }) => {
+    const asked: string[] = [];
+    page.on('request', (request) => {
+      if (/\/assets\/user-manager-/.test(request.url())) asked.push(request.url());
+    });
+    // The host has not handed a token yet: the app loads the bridge's code and waits for one (it
+    // never signs in itself).
+    const bridge = page.waitForResponse((response) => /\/assets\/webview-token-/.test(response.url()));
+    await page.goto('/DE/de/myaccount?is_webview=true');
+    await bridge;
+    await page.waitForLoadState('networkidle');
+    expect(asked).toEqual([]);
   });
 
   test('a sign-in from a new tab goes straight to the realm: no discovery document asked for', async ({

@@ -1,4 +1,4 @@
-import type { Plugin } from 'vite';
+import type { Plugin, Rollup } from 'vite';
 
 /**
  * Adds `<link rel="modulepreload">` to index.html for chunks that start-up imports dynamically but
@@ -32,6 +32,37 @@ export function preloadWithEntry(sources: string[]): Plugin {
 /** The file the server reads to add an address's preloads to index.html (web-app-routes.ts). */
 export const ADDRESS_PRELOADS_FILE = 'address-preloads.json';
 
+/** The chunks of a build, and what one needs beside the entry: itself and its static imports. */
+function chunksOf(bundle: Rollup.OutputBundle, fail: (message: string) => never) {
+  const chunks = Object.values(bundle).filter(
+    (output): output is Rollup.OutputChunk => output.type === 'chunk',
+  );
+  const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
+  const withImports = (fileName: string, seen = new Set<string>()) => {
+    if (seen.has(fileName)) return seen;
+    seen.add(fileName);
+    for (const imported of byFile.get(fileName)?.imports ?? []) withImports(imported, seen);
+    return seen;
+  };
+  const entry = chunks.find((chunk) => chunk.isEntry);
+  if (!entry) fail('no entry chunk');
+  const loadedByEntry = withImports(entry.fileName);
+  return {
+    /** The files (`/assets/….js`) that the chunks built from `sources` need, less the entry's own. */
+    beyondEntry(sources: string[]): string[] {
+      const files = new Set<string>();
+      for (const source of sources) {
+        const chunk = chunks.find((output) => output.facadeModuleId?.endsWith(`/${source}`));
+        if (!chunk) fail(`no chunk is built from ${source}`);
+        withImports(chunk.fileName, files);
+      }
+      return [...files]
+        .filter((file) => byFile.has(file) && !loadedByEntry.has(file))
+        .map((file) => `/${file}`);
+    },
+  };
+}
+
 /**
  * For some addresses the chunks their page needs are known before the entry runs: the server adds
  * `<link rel="modulepreload">`s for them to that address's index.html, so that a cold start fetches
@@ -50,35 +81,43 @@ export function preloadByAddress(table: Record<string, string[]>): Plugin {
     generateBundle: {
       order: 'post',
       handler(_options, bundle) {
-        const chunks = Object.values(bundle).filter((output) => output.type === 'chunk');
-        const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
-        const withImports = (fileName: string, seen = new Set<string>()) => {
-          if (seen.has(fileName)) return seen;
-          seen.add(fileName);
-          for (const imported of byFile.get(fileName)?.imports ?? []) withImports(imported, seen);
-          return seen;
-        };
-        const entry = chunks.find((chunk) => chunk.isEntry);
-        if (!entry) this.error('preloadByAddress: no entry chunk');
-        const loadedByEntry = withImports(entry.fileName);
-        const preloads: Record<string, string[]> = {};
+        const chunks = chunksOf(bundle, (message) => this.error(`preloadByAddress: ${message}`));
         const within = (address: string, parent: string) =>
           address === parent || address.startsWith(`${parent}/`);
-        for (const address of Object.keys(table)) {
-          const files = new Set<string>();
-          const sources = Object.entries(table).flatMap(([parent, own]) =>
-            within(address, parent) ? own : [],
+        const preloads: Record<string, string[]> = {};
+        for (const address of Object.keys(table))
+          preloads[address] = chunks.beyondEntry(
+            Object.entries(table).flatMap(([parent, own]) => (within(address, parent) ? own : [])),
           );
-          for (const source of sources) {
-            const chunk = chunks.find((output) => output.facadeModuleId?.endsWith(`/${source}`));
-            if (!chunk) this.error(`preloadByAddress: no chunk is built from ${source}`);
-            withImports(chunk.fileName, files);
-          }
-          preloads[address] = [...files]
-            .filter((file) => byFile.has(file) && !loadedByEntry.has(file))
-            .map((file) => `/${file}`);
-        }
         this.emitFile({ type: 'asset', fileName: ADDRESS_PRELOADS_FILE, source: JSON.stringify(preloads) });
+      },
+    },
+  };
+}
+
+/** The file the server reads for what a tab without a token preloads (web-app-routes.ts). */
+export const SIGNED_OUT_PRELOADS_FILE = 'signed-out-preloads.json';
+
+/**
+ * What a start without a token in the tab needs before anything else: the sign-in client's chunk
+ * (oidc-client-ts, 17 kB gzip), which a tab with a token loads only after its page shows. The
+ * server's script in the HTML of the addresses that sign in preloads them when sessionStorage holds
+ * no token (decision 0072). Written as SIGNED_OUT_PRELOADS_FILE: ["/assets/…js", …]. Not counted in
+ * the pages' first load by scripts/bundle-size.mjs, which measures a start with a token, as before.
+ */
+export function preloadWhenSignedOut(sources: string[]): Plugin {
+  return {
+    name: 'roadpass:preload-when-signed-out',
+    apply: 'build',
+    generateBundle: {
+      order: 'post',
+      handler(_options, bundle) {
+        const chunks = chunksOf(bundle, (message) => this.error(`preloadWhenSignedOut: ${message}`));
+        this.emitFile({
+          type: 'asset',
+          fileName: SIGNED_OUT_PRELOADS_FILE,
+          source: JSON.stringify(chunks.beyondEntry(sources)),
+        });
       },
     },
   };

@@ -17,7 +17,10 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 // before showing, uncounted, until index.html preloaded it (docs/decisions/0014-web-bundle-budget.md).
 export const BUDGET_BYTES = 125 * 1000;
 const ROUTES = /^src\/app\/routes\/(.+)-route\.tsx$/;
-/** oidc-client-ts: loaded after a signed-in page shows (or at once to sign in); reported apart. */
+/**
+ * oidc-client-ts: loaded after a signed-in page shows; in a tab without a token, preloaded beside the
+ * entry to sign in (the page's script, decision 0072). Reported apart: the totals are a start with a token.
+ */
 const SIGN_IN_CLIENT = 'src/lib/oidc/user-manager.ts';
 const LOYALTY_ROUTER = 'src/app/routes/loyalty/loyalty-routes.tsx';
 /** appPaths.loyaltyBase: where the loyalty pages live. */
@@ -174,7 +177,7 @@ if (process.argv.includes('--json')) {
     const file = manifest[SIGN_IN_CLIENT].file;
     const size = sizeOf(file);
     console.log(
-      `\nloaded after a signed-in page shows, or at once to sign in (not in the totals):\n  ${file.padEnd(46)} ${kb(size.raw).padStart(9)} raw ${kb(size.gzip).padStart(9)} gzip ${kb(size.brotli).padStart(9)} br`,
+      `\nloaded after a signed-in page shows, or beside the entry in a tab without a token (not in the totals):\n  ${file.padEnd(46)} ${kb(size.raw).padStart(9)} raw ${kb(size.gzip).padStart(9)} gzip ${kb(size.brotli).padStart(9)} br`,
     );
   }
   console.log(`\nfirst-load JS of every entry page (budget ${kb(BUDGET_BYTES)} gzip):`);

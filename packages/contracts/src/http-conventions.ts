@@ -67,3 +67,17 @@ export const CSRF_HEADER = 'X-CSRF-TOKEN';
 
 /** Id of the JSON block in the app's HTML that carries the runtime configuration (/config.json's body). */
 export const RUNTIME_CONFIG_ELEMENT_ID = 'roadpass-config';
+
+/**
+ * sessionStorage key of the tab's access token (docs/product/data.md#entities-and-fields): the web
+ * app writes it; the app's HTML asks whether it is there before the entry runs (a tab without it
+ * signs in first, and gets the sign-in client's code preloaded: decision 0072).
+ */
+export const ACCESS_TOKEN_STORAGE_KEY = 'roadpass.token';
+
+/**
+ * The app runs inside the native apps when the address says `is_webview=true` or the user agent
+ * contains "webview" (docs/product/addresses-and-routes.md#screens-and-routes): no OIDC sign-in there.
+ */
+export const WEBVIEW_QUERY_PARAMETER = 'is_webview';
+export const WEBVIEW_USER_AGENT = /webview/i;

@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import helmet, { type HelmetOptions } from 'helmet';
 import { apiPaths } from '@roadpass/contracts';
 import type { AppConfig } from '../config.js';
+import { SIGNED_OUT_PRELOAD_SCRIPT_HASH } from '../modules/web-app/index.js';
 
 type HeaderSetter = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;
 
@@ -20,8 +21,8 @@ function headersOf(setter: HeaderSetter): Record<string, string> {
 }
 
 /**
- * Security headers on every response, including the identity provider's pages: a strict CSP with no
- * inline scripts, nosniff, frame-ancestors, referrer policy. Set in an onRequest hook, before any
+ * Security headers on every response, including the identity provider's pages: a strict CSP whose only
+ * inline script is the app page's own, allowed by its hash (decision 0072), nosniff, frame-ancestors, referrer policy. Set in an onRequest hook, before any
  * handler (or the mounted OIDC provider) writes: on the raw response for documents, through the
  * reply for the API (decision 0056).
  *
@@ -51,7 +52,9 @@ export default fp<{ config: AppConfig }>(
         useDefaults: false,
         directives: {
           defaultSrc: ["'self'"],
-          scriptSrc: ["'self'", ...scripts],
+          // The app page's one inline script (it preloads the sign-in client in a tab without a token,
+          // decision 0072), by its hash: no other inline script runs.
+          scriptSrc: ["'self'", SIGNED_OUT_PRELOAD_SCRIPT_HASH, ...scripts],
           styleSrc: ["'self'"],
           imgSrc: ["'self'", 'data:'],
           fontSrc: ["'self'"],

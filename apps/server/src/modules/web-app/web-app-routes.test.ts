@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdtemp, mkdir, writeFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -31,6 +32,16 @@ beforeAll(async () => {
       '/customer/loyalty-ui/status': ['/assets/loyalty-routes-a1.js', '/assets/loyalty-status-route-b2.js'],
       '/DE/de/myaccount': ['https://elsewhere.example/x.js', '/assets/x.js"><script>', 7],
     }),
+  );
+  // What a tab without a token preloads (decision 0072), and what is not the build's kind.
+  await writeFile(
+    path.join(dist, 'signed-out-preloads.json'),
+    JSON.stringify([
+      '/assets/user-manager-c3.js',
+      '/assets/loyalty-routes-a1.js',
+      '/assets/x.js" onload="alert(1)',
+      '//elsewhere.example/y.js',
+    ]),
   );
   t = await createTestApp({ webDistDir: dist, faultInjection: true });
 });
@@ -94,6 +105,59 @@ describe('serving the web app', () => {
     expect(await preloads('/DE/de/myaccount')).toEqual([]);
     expect(await preloads('/')).toEqual([]);
     expect(await preloads('/no-such-page')).toEqual([]);
+  });
+
+  it('preloads the sign-in client in a tab without a token, by the one inline script the CSP allows', async () => {
+    const pageOf = async (url: string) => {
+      const res = await t.app.inject({ url, headers: { 'accept-encoding': 'br' } });
+      return {
+        html: brotliDecompressSync(res.rawPayload).toString(),
+        csp: String(res.headers['content-security-policy']),
+      };
+    };
+    const scriptOf = (html: string) => /<script data-preload="([^"]*)">([^<]*)<\/script>/.exec(html);
+    // The pages that sign in first: the start page, the sign-in's return, the account area, the loyalty app.
+    for (const url of [
+      '/',
+      '/login/callback?code=x&state=y',
+      '/DE/de/myaccount',
+      '/NL/en/myaccount/profile',
+      '/customer/loyalty-ui/status',
+      '/customer/loyalty-ui/history',
+    ]) {
+      const { html, csp } = await pageOf(url);
+      const script = scriptOf(html);
+      expect(script, url).not.toBeNull();
+      // Only the build's root-relative scripts are named, less what the page preloads anyway.
+      expect(script![1]).toBe(
+        url.startsWith('/customer/loyalty-ui')
+          ? '/assets/user-manager-c3.js'
+          : '/assets/user-manager-c3.js /assets/loyalty-routes-a1.js',
+      );
+      // It reads whether the tab holds a token and whether it runs in the native apps.
+      expect(script![2]).toContain('sessionStorage.getItem("roadpass.token")');
+      expect(script![2]).toContain('"is_webview"');
+      // The CSP allows exactly this script: its hash, and no 'unsafe-inline'.
+      const hash = createHash('sha256').update(script![2]!).digest('base64');
+      expect(csp).toContain(`script-src 'self' 'sha256-${hash}'`);
+      expect(csp).not.toContain('unsafe-inline');
+      // Its one script: the configuration block is data.
+      expect(html.match(/<script(?! type="application\/json")[^>]*>(?!<\/script>)/g)).toHaveLength(1);
+    }
+    // The address's own preloads stay (decision 0070).
+    expect((await pageOf('/customer/loyalty-ui/status')).html).toContain(
+      'href="/assets/loyalty-status-route-b2.js"',
+    );
+    // Pages that never sign in: the loyalty demo, the e-mail links, the payment profiles' target, 404s.
+    for (const url of [
+      '/customer/loyalty-ui/demo',
+      '/customer/loyalty-ui/demo/',
+      '/newsletter/unsubscribe/abc',
+      '/email/confirm/abc',
+      '/web/payment/customer/payment-profiles/',
+      '/no-such-page',
+    ])
+      expect(scriptOf((await pageOf(url)).html), url).toBeNull();
   });
 
   it('caches hashed assets for a year', async () => {

@@ -4,6 +4,7 @@ import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { apiErrorCodes, RUNTIME_CONFIG_ELEMENT_ID, type RuntimeConfig } from '@roadpass/contracts';
+import { signedOutPreloadTag, signsInFirst } from './signed-out-preload.js';
 
 /** The routes that send the built files: the files carry their build-time compression already. */
 export const webAppFileRoutes = ['/', '/*'] as const;
@@ -41,15 +42,28 @@ export const webAppRoutes: FastifyPluginAsync<{ webDistDir: string; runtimeConfi
   const hasBuild = existsSync(path.join(webDistDir, 'index.html'));
   const html = hasBuild ? readFileSync(path.join(webDistDir, 'index.html'), 'utf8') : '';
   const page = hasBuild ? appPage(html, runtimeConfig) : null;
-  // The pages whose chunks the build named (apps/web/build/preload-with-entry.ts), longest first.
+  // What a tab without a token preloads where the page signs in first (decision 0072).
+  const signedOut = hasBuild ? readSignedOutPreloads(webDistDir) : [];
+  const signingInPage = hasBuild ? appPage(html, runtimeConfig, [], signedOut) : null;
+  // The pages whose chunks the build named (apps/web/build/preload-with-entry.ts), longest first;
+  // each address in two forms, for a page that signs in first and for one that does not (the demo).
   const addressPages = hasBuild
     ? Object.entries(readAddressPreloads(webDistDir))
         .sort(([a], [b]) => b.length - a.length)
-        .map(([address, files]) => ({ address, page: appPage(html, runtimeConfig, files) }))
+        .map(([address, files]) => ({
+          address,
+          page: appPage(html, runtimeConfig, files),
+          signingInPage: appPage(html, runtimeConfig, files, signedOut),
+        }))
     : [];
-  const pageFor = (pathname: string) =>
-    addressPages.find(({ address }) => pathname === address || pathname.startsWith(`${address}/`))?.page ??
-    page!;
+  const pageFor = (pathname: string) => {
+    const signsIn = signsInFirst(pathname);
+    const forAddress = addressPages.find(
+      ({ address }) => pathname === address || pathname.startsWith(`${address}/`),
+    );
+    if (forAddress) return signsIn ? forAddress.signingInPage : forAddress.page;
+    return signsIn ? signingInPage! : page!;
+  };
   const sendPage = (request: FastifyRequest, reply: FastifyReply, status = 200) => {
     const encoding = preferredEncoding(request.headers['accept-encoding']);
     reply.status(status).header('cache-control', 'no-cache').header('vary', 'Accept-Encoding');
@@ -97,26 +111,40 @@ type PageEncoding = 'br' | 'gzip' | 'identity';
 /**
  * index.html with the runtime configuration inside (issue 10: one round trip less at start; the app
  * falls back to /config.json without it), compressed once at start like the build's other files.
- * A JSON data block is not a script: the strict CSP stays as it is.
+ * A JSON data block is not a script. `preloads` are the address's chunks (decision 0070);
+ * `signedOutPreloads`, where given, come with the script that preloads them in a tab without a token
+ * (decision 0072), the one inline script the CSP allows, by its hash.
  */
 export function appPage(
   html: string,
   runtimeConfig: RuntimeConfig,
   preloads: readonly string[] = [],
+  signedOutPreloads: readonly string[] = [],
 ): Record<PageEncoding, Buffer> {
   const json = JSON.stringify(runtimeConfig).replace(/</g, '\\u003c');
   const links = preloads.map((file) => `<link rel="modulepreload" crossorigin href="${file}">`).join('');
   const block = `${links}<script type="application/json" id="${RUNTIME_CONFIG_ELEMENT_ID}">${json}</script>`;
   // In the head where there is one; anywhere works, as the app's module script runs after parsing.
-  const identity = Buffer.from(
-    html.includes('</head>') ? html.replace('</head>', `${block}</head>`) : html + block,
-  );
+  let text = html.includes('</head>') ? html.replace('</head>', `${block}</head>`) : html + block;
+  // Before the entry and its stylesheet: a classic script after a stylesheet waits for it to load.
+  // Less what the page preloads anyway (the DPoP code, with the entry).
+  const signedOutOnly = signedOutPreloads.filter((file) => !text.includes(`href="${file}"`));
+  if (signedOutOnly.length > 0) {
+    const tag = signedOutPreloadTag(signedOutOnly);
+    const at = text.indexOf('<script type="module"');
+    text = at >= 0 ? text.slice(0, at) + tag + text.slice(at) : text.replace(block, tag + block);
+  }
+  const identity = Buffer.from(text);
   return {
     identity,
     br: brotliCompressSync(identity, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } }),
     gzip: gzipSync(identity, { level: 9 }),
   };
 }
+
+/** A built script's root-relative path: all the HTML takes from the build's preload files. */
+const isAssetScript = (file: unknown): file is string =>
+  typeof file === 'string' && /^\/assets\/[\w.-]+\.js$/.test(file);
 
 /** The build's file of the chunks some addresses preload (apps/web/build/preload-with-entry.ts). */
 const ADDRESS_PRELOADS_FILE = 'address-preloads.json';
@@ -129,13 +157,23 @@ export function readAddressPreloads(webDistDir: string): Record<string, string[]
   const file = path.join(webDistDir, ADDRESS_PRELOADS_FILE);
   if (!existsSync(file)) return {};
   const table = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
-  const assets = /^\/assets\/[\w.-]+\.js$/;
   return Object.fromEntries(
     Object.entries(table).map(([address, files]) => [
       address,
-      Array.isArray(files) ? files.filter((f): f is string => typeof f === 'string' && assets.test(f)) : [],
+      Array.isArray(files) ? files.filter(isAssetScript) : [],
     ]),
   );
+}
+
+/** The build's file of what a tab without a token preloads (apps/web/build/preload-with-entry.ts). */
+const SIGNED_OUT_PRELOADS_FILE = 'signed-out-preloads.json';
+
+/** The chunks a tab without a token preloads, from the build; none for an older build. Asset paths only. */
+export function readSignedOutPreloads(webDistDir: string): string[] {
+  const file = path.join(webDistDir, SIGNED_OUT_PRELOADS_FILE);
+  if (!existsSync(file)) return [];
+  const files = JSON.parse(readFileSync(file, 'utf8')) as unknown;
+  return Array.isArray(files) ? files.filter(isAssetScript) : [];
 }
 
 /** br, else gzip, else none, as Accept-Encoding allows (q=0 refuses). */

@@ -1,3 +1,5 @@
+import { WEBVIEW_QUERY_PARAMETER, WEBVIEW_USER_AGENT } from '@roadpass/contracts';
+
 /** Start-up facts read from the address and the browser (docs/product/addresses-and-routes.md#screens-and-routes, docs/product/account-rules.md#validation-rules). */
 export interface Environment {
   /** tracking_opt_out=true: analytics and error reporting count as not consented. */
@@ -12,7 +14,7 @@ export function readEnvironment(search: string, userAgent: string): Environment 
   const params = new URLSearchParams(search);
   return {
     trackingOptOut: params.get('tracking_opt_out') === 'true',
-    isWebView: params.get('is_webview') === 'true' || /webview/i.test(userAgent),
+    isWebView: params.get(WEBVIEW_QUERY_PARAMETER) === 'true' || WEBVIEW_USER_AGENT.test(userAgent),
     requestedLocale: params.get('locale'),
   };
 }

@@ -1,9 +1,9 @@
-import type { CountryCode, Language } from '@roadpass/contracts';
+import { ACCESS_TOKEN_STORAGE_KEY, type CountryCode, type Language } from '@roadpass/contracts';
 
 /** Browser storage keys of docs/product/data.md#entities-and-fields, written once. */
 export const storageKeys = {
   /** sessionStorage: the current access token (mirrors the OIDC user store). */
-  token: 'roadpass.token',
+  token: ACCESS_TOKEN_STORAGE_KEY,
   /** sessionStorage: the current refresh token (mirrors the OIDC user store). */
   refreshToken: 'roadpass.refreshToken',
   /** localStorage: the customer's chosen country and language. */
