@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { ACCESS_TOKEN_STORAGE_KEY, WEBVIEW_QUERY_PARAMETER, WEBVIEW_USER_AGENT } from '@roadpass/contracts';
 
 /**
- * The one script of the app's HTML (decision 0072). A tab without an access token in sessionStorage,
+ * The one inline script of the app's HTML (decision 0072). A tab without an access token in sessionStorage,
  * outside the native apps, is about to be sent to the realm: the entry imports the sign-in client
  * (oidc-client-ts) first thing, a round trip after the entry itself. This asks for that chunk (the
  * files in the tag's `data-preload`) beside the entry instead. A tab with a token never needs it
