@@ -55,13 +55,19 @@ test.describe('the application shell', () => {
   });
 
   test('a spinner shows while the app loads', async ({ page }) => {
-    // The configuration is part of the page; the sign-in client is the chunk the first visit waits for.
+    // The configuration is part of the page; the sign-in client is the chunk the first visit waits
+    // for. It is held until the spinner has been seen: since the page preloads it beside the entry
+    // (decision 0072), a fixed delay could end before the entry had run, and CI once saw the sign-in
+    // page instead (1 Dec). The page's load waits for that preload, so the address is only committed.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
     await page.route('**/assets/user-manager-*.js', async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 800));
+      await held;
       await route.continue();
     });
-    await page.goto('/');
+    await page.goto('/', { waitUntil: 'commit' });
     await expect(page.getByRole('status', { name: 'Loading' })).toBeVisible();
+    release();
     // Once the chunk arrives the app goes on to the sign-in page. Waiting for it also ends the test
     // with nothing in flight: ended while the delayed route was pending, closing the browser context
     // once hung for a minute (29 Nov).
