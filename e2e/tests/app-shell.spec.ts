@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import {
   askedWhileHeldBack,
+  cspViolations,
   injectFault,
   newCustomer,
   openSignedIn,
@@ -95,10 +96,7 @@ test.describe('the application shell', () => {
     // entry held back, the browser has asked for it already. Without the script only the entry's code
     // asks, after it has run. The CSP allows the script by its hash: had the hash been wrong, Chromium
     // would have refused the script, and nothing would have been asked for.
-    const violations: string[] = [];
-    page.on('console', (message) => {
-      if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
-    });
+    const violations = cspViolations(page);
     const signInClient = /\/assets\/user-manager-[^/]+\.js$/;
     const firstVisit = await askedWhileHeldBack(page, '**/assets/index-*.js');
     const askedBeforeEntry = firstVisit(signInClient);

@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page, type Request } from '@playwright/test';
 import { apiPaths, appPaths } from '@roadpass/contracts';
-import { loyaltyUrl, signInOnLoginPage, texts } from './support';
+import { cspViolations, loyaltyUrl, signInOnLoginPage, texts } from './support';
 
 // This spec starts without a consent choice (the others start with everything denied).
 test.use({ storageState: { cookies: [], origins: [] } });
@@ -157,10 +157,7 @@ test('with error-reporting consent, "Report a Bug" sends a feedback envelope thr
   page,
 }) => {
   const seen = watch(page);
-  const csp: string[] = [];
-  page.on('console', (message) => {
-    if (/Content Security Policy/i.test(message.text())) csp.push(message.text());
-  });
+  const csp = cspViolations(page);
   await openDemo(page);
   await expect(reportBug(page)).toHaveCount(0);
   await page.getByRole('button', { name: en['consent-accept-all'] }).click();
@@ -228,10 +225,7 @@ const tinyPng = Buffer.from(
 test('"Report a Bug" with a screenshot: sent as an attachment of the feedback envelope, kept at the server', async ({
   page,
 }) => {
-  const csp: string[] = [];
-  page.on('console', (message) => {
-    if (/Content Security Policy/i.test(message.text())) csp.push(message.text());
-  });
+  const csp = cspViolations(page);
   await openDemo(page);
   await page.getByRole('button', { name: en['consent-accept-all'] }).click();
   await reportBug(page).click();

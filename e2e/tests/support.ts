@@ -138,6 +138,15 @@ export async function askedWhileHeldBack(
     page.waitForRequest((request) => path.test(new URL(request.url()).pathname)).then(() => !sent);
 }
 
+/** Collects the Content Security Policy violations Chromium reports on the page's console. */
+export function cspViolations(page: Page): string[] {
+  const violations: string[] = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+  });
+  return violations;
+}
+
 /** The app's texts in one language, from the content files the server serves. */
 export function texts(language: string): Record<string, string> {
   const file = new URL(`../../content/translations/${language}.json`, import.meta.url);

@@ -1,4 +1,5 @@
 import type { Plugin, Rollup } from 'vite';
+import { webBuildFiles } from '../../../packages/contracts/src/http-conventions';
 
 /**
  * Adds `<link rel="modulepreload">` to index.html for chunks that start-up imports dynamically but
@@ -28,9 +29,6 @@ export function preloadWithEntry(sources: string[]): Plugin {
     },
   };
 }
-
-/** The file the server reads to add an address's preloads to index.html (web-app-routes.ts). */
-export const ADDRESS_PRELOADS_FILE = 'address-preloads.json';
 
 /** The chunks of a build, and what one needs beside the entry: itself and its static imports. */
 function chunksOf(bundle: Rollup.OutputBundle, fail: (message: string) => never) {
@@ -70,7 +68,7 @@ function chunksOf(bundle: Rollup.OutputBundle, fail: (message: string) => never)
  * content"). `table` maps an address (the page's path; its sub-paths too, the longest match wins) to
  * source files, on top of those of the addresses above it; each chunk comes with its static imports,
  * less what the entry loads anyway. Written
- * as ADDRESS_PRELOADS_FILE: { address: ["/assets/…js", …] }. scripts/bundle-size.mjs counts them in
+ * as webBuildFiles.addressPreloads: { address: ["/assets/…js", …] }. scripts/bundle-size.mjs counts them in
  * those pages' first load.
  */
 export function preloadByAddress(table: Record<string, string[]>): Plugin {
@@ -89,20 +87,21 @@ export function preloadByAddress(table: Record<string, string[]>): Plugin {
           preloads[address] = chunks.beyondEntry(
             Object.entries(table).flatMap(([parent, own]) => (within(address, parent) ? own : [])),
           );
-        this.emitFile({ type: 'asset', fileName: ADDRESS_PRELOADS_FILE, source: JSON.stringify(preloads) });
+        this.emitFile({
+          type: 'asset',
+          fileName: webBuildFiles.addressPreloads,
+          source: JSON.stringify(preloads),
+        });
       },
     },
   };
 }
 
-/** The file the server reads for what a tab without a token preloads (web-app-routes.ts). */
-export const SIGNED_OUT_PRELOADS_FILE = 'signed-out-preloads.json';
-
 /**
  * What a start without a token in the tab needs before anything else: the sign-in client's chunk
  * (oidc-client-ts, 17 kB gzip), which a tab with a token loads only after its page shows. The
  * server's script in the HTML of the addresses that sign in preloads them when sessionStorage holds
- * no token (decision 0072). Written as SIGNED_OUT_PRELOADS_FILE: ["/assets/…js", …]. Not counted in
+ * no token (decision 0072). Written as webBuildFiles.signedOutPreloads: ["/assets/…js", …]. Not counted in
  * the pages' first load by scripts/bundle-size.mjs, which measures a start with a token, as before.
  */
 export function preloadWhenSignedOut(sources: string[]): Plugin {
@@ -115,7 +114,7 @@ export function preloadWhenSignedOut(sources: string[]): Plugin {
         const chunks = chunksOf(bundle, (message) => this.error(`preloadWhenSignedOut: ${message}`));
         this.emitFile({
           type: 'asset',
-          fileName: SIGNED_OUT_PRELOADS_FILE,
+          fileName: webBuildFiles.signedOutPreloads,
           source: JSON.stringify(chunks.beyondEntry(sources)),
         });
       },

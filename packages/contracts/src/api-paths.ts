@@ -82,6 +82,8 @@ export const apiPaths = {
 /** Where the app and the identity provider live (docs/product/addresses-and-routes.md#addresses). */
 export const appPaths = {
   loyaltyBase: '/customer/loyalty-ui',
+  /** The loyalty programme's demo: the one loyalty address that needs no sign-in. */
+  loyaltyDemo: '/customer/loyalty-ui/demo',
   accountHome: (country: string, lang: string) => `/${country.toUpperCase()}/${lang.toLowerCase()}/myaccount`,
   authCallback: '/login/callback',
   paymentProfilesRedirect: '/web/payment/customer/payment-profiles/',
@@ -100,3 +102,24 @@ export const appPaths = {
   identityProviderBase: '/auth',
   realm: 'customer',
 } as const;
+
+/** Whether an absolute path is the loyalty app's: its base or an address under it. */
+export function isLoyaltyAddress(pathname: string): boolean {
+  return pathname === appPaths.loyaltyBase || pathname.startsWith(`${appPaths.loyaltyBase}/`);
+}
+
+/** An account-home address, `/{country}/{lang}/myaccount` or a page under it (groups: country, language). */
+export const accountHomeAddress = /^\/([A-Za-z]{2})\/([A-Za-z]{2})\/myaccount(?:\/.*)?$/;
+
+/**
+ * Whether the app's page at this path signs the visitor in before it shows
+ * (docs/product/identity-provider.md#roles-and-permissions): the start page, the account area, the
+ * loyalty app but its demo, and the sign-in's return. Every other address needs no sign-in: the
+ * payment-profiles target, the e-mail links, the loyalty demo, any address the app does not have.
+ * The web app's start-up asks it (isPublicPath); the server preloads the sign-in client on these
+ * pages only (decision 0072).
+ */
+export function signsInFirst(pathname: string): boolean {
+  if (isLoyaltyAddress(pathname)) return pathname.replace(/\/$/, '') !== appPaths.loyaltyDemo;
+  return pathname === '/' || pathname === appPaths.authCallback || accountHomeAddress.test(pathname);
+}

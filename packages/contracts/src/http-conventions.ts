@@ -81,3 +81,13 @@ export const ACCESS_TOKEN_STORAGE_KEY = 'roadpass.token';
  */
 export const WEBVIEW_QUERY_PARAMETER = 'is_webview';
 export const WEBVIEW_USER_AGENT = /webview/i;
+
+/**
+ * The files the web app's build writes beside index.html for the server (apps/web/build/
+ * preload-with-entry.ts): the chunks each loyalty address preloads (decision 0070), and those a tab
+ * without a token preloads (decision 0072).
+ */
+export const webBuildFiles = {
+  addressPreloads: 'address-preloads.json',
+  signedOutPreloads: 'signed-out-preloads.json',
+} as const;

@@ -23,6 +23,10 @@ export interface ChangeListener {
 
 /** The longest wait between two attempts to listen again. */
 const MAX_RETRY_MS = 30_000;
+/** The wait between attempts in the first STEADY_FOR_MS of a loss. */
+const RETRY_MS = 250;
+/** How long after a loss began the waits start doubling. */
+const STEADY_FOR_MS = 10_000;
 
 /**
  * How long the listener waits before its next attempt, `lostForMs` after the loss began: every
@@ -41,29 +45,19 @@ export function nextRetryDelay(
   return Math.min(Math.max(previousMs, retryMs) * 2, MAX_RETRY_MS);
 }
 
-export interface ChangeListenerTiming {
-  /** The wait between attempts in the first `steadyForMs` of a loss (250 ms). */
-  retryMs?: number;
-  /** How long after a loss began the waits start doubling (10 s). */
-  steadyForMs?: number;
-}
-
 /**
  * One connection of its own (not one of the pool's, and straight to the server: LISTEN does not
  * pass a transaction pooler) that LISTENs on every subscribed channel, reconnecting after a loss:
  * every 250 ms for the first 10 s, then twice as long each time up to 30 s (`nextRetryDelay`). One
  * per instance, whatever the number of channels (deploy/README.md).
  */
-export function listenForChanges(
-  url: string,
-  { retryMs = 250, steadyForMs = 10_000 }: ChangeListenerTiming = {},
-): ChangeListener {
+export function listenForChanges(url: string): ChangeListener {
   const channels = new Map<string, ChangeListenerEvents>();
   let client: pg.Client | undefined;
   let listening = false;
   let closing = false;
   let timer: NodeJS.Timeout | undefined;
-  let wait = retryMs;
+  let wait = RETRY_MS;
   /** When the current loss began (undefined while listening, and before the first attempt). */
   let lostSince: number | undefined;
   let attempt: Promise<void> | undefined;
@@ -78,7 +72,7 @@ export function listenForChanges(
     for (const events of channels.values()) events.lost(error);
     const now = Date.now();
     lostSince ??= now;
-    wait = nextRetryDelay(now - lostSince, wait, retryMs, steadyForMs);
+    wait = nextRetryDelay(now - lostSince, wait, RETRY_MS, STEADY_FOR_MS);
     timer = setTimeout(() => void connect(), wait);
     timer.unref();
   };
@@ -99,7 +93,7 @@ export function listenForChanges(
       return;
     }
     if (client !== current) return;
-    wait = retryMs;
+    wait = RETRY_MS;
     lostSince = undefined;
     listening = true;
     for (const events of channels.values()) events.listening();

@@ -1,4 +1,6 @@
-import { appPaths } from '@roadpass/contracts';
+import { accountHomeAddress, appPaths, isLoyaltyAddress, signsInFirst } from '@roadpass/contracts';
+
+export { isLoyaltyAddress };
 
 /**
  * Every route of the web app, written once: patterns for the router and builders for links and
@@ -102,11 +104,6 @@ const fixedLoyaltyRoutes = [
 
 const rewardPath = /^\/reward\/([a-z0-9][a-z0-9-]{0,63})\/?$/;
 
-/** Whether an absolute path is the loyalty app's: its base or an address under it. */
-export function isLoyaltyAddress(pathname: string): boolean {
-  return pathname === appPaths.loyaltyBase || pathname.startsWith(`${appPaths.loyaltyBase}/`);
-}
-
 /**
  * The loyalty route name of an absolute path: undefined outside the loyalty app, null for a loyalty
  * path that is no route (loyaltyRouteName).
@@ -148,23 +145,13 @@ function absoluteLoyaltyPattern(relativePath: string): RegExp {
 /** The loyalty signup handles its own errors (docs/product/addresses-and-routes.md#screens-and-routes): navigating to it keeps the error flags. */
 export const loyaltySignupAddress = absoluteLoyaltyPattern(routes.loyalty.signup.pattern);
 
-/** docs/product/addresses-and-routes.md#screens-and-routes: the loyalty demo route needs no login. */
-const loyaltyDemoAddress = absoluteLoyaltyPattern(routes.loyalty.demo.pattern);
-
-/** The app's addresses that need a signed-in customer (the account area and the loyalty app). */
-function isSignedInAddress(pathname: string): boolean {
-  return (
-    pathname === routes.root.pattern || matchAccountHome(pathname) !== null || isLoyaltyAddress(pathname)
-  );
-}
-
 /**
  * Routes that need no login (docs/product/identity-provider.md#roles-and-permissions): the payment-profiles target, the loyalty demo, and every
- * address the app does not have (its not-found page). Everything else requires a signed-in customer.
+ * address the app does not have (its not-found page). Everything else requires a signed-in customer
+ * (`signsInFirst`, shared with the server, which preloads the sign-in client there: decision 0072).
  */
 export function isPublicPath(pathname: string): boolean {
-  if (routes.paymentProfiles.pattern.test(pathname) || loyaltyDemoAddress.test(pathname)) return true;
-  return !isSignedInAddress(pathname) && !isAuthCallbackPath(pathname);
+  return !signsInFirst(pathname);
 }
 
 export function isAuthCallbackPath(pathname: string): boolean {
@@ -173,7 +160,7 @@ export function isAuthCallbackPath(pathname: string): boolean {
 
 /** The country and language of an account-home address, or null for any other address. */
 export function matchAccountHome(pathname: string): { country: string; lang: string } | null {
-  const match = /^\/([A-Za-z]{2})\/([A-Za-z]{2})\/myaccount(?:\/.*)?$/.exec(pathname);
+  const match = accountHomeAddress.exec(pathname);
   return match ? { country: match[1]!.toUpperCase(), lang: match[2]!.toLowerCase() } : null;
 }
 

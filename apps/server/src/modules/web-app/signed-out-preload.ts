@@ -28,19 +28,3 @@ export const SIGNED_OUT_PRELOAD_SCRIPT_HASH = `'sha256-${createHash('sha256').up
 export function signedOutPreloadTag(files: readonly string[]): string {
   return `<script data-preload="${files.join(' ')}">${SIGNED_OUT_PRELOAD_SCRIPT}</script>`;
 }
-
-/**
- * The app's addresses whose page signs the visitor in first (the web app's `isPublicPath` is false
- * there: docs/product/addresses-and-routes.md#screens-and-routes): the start page, the sign-in's
- * return, the account area and the loyalty app but its demo. Public pages never load the client.
- */
-const signInAddresses = [
-  /^\/$/,
-  /^\/login\/callback\/?$/,
-  /^\/[A-Za-z]{2}\/[A-Za-z]{2}\/myaccount(\/.*)?$/,
-  /^\/customer\/loyalty-ui(?!\/demo\/?$)(\/.*)?$/,
-];
-
-export function signsInFirst(pathname: string): boolean {
-  return signInAddresses.some((pattern) => pattern.test(pathname));
-}

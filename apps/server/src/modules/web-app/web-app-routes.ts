@@ -3,8 +3,14 @@ import path from 'node:path';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
-import { apiErrorCodes, RUNTIME_CONFIG_ELEMENT_ID, type RuntimeConfig } from '@roadpass/contracts';
-import { signedOutPreloadTag, signsInFirst } from './signed-out-preload.js';
+import {
+  apiErrorCodes,
+  RUNTIME_CONFIG_ELEMENT_ID,
+  signsInFirst,
+  type RuntimeConfig,
+  webBuildFiles,
+} from '@roadpass/contracts';
+import { signedOutPreloadTag } from './signed-out-preload.js';
 
 /** The routes that send the built files: the files carry their build-time compression already. */
 export const webAppFileRoutes = ['/', '/*'] as const;
@@ -142,38 +148,35 @@ export function appPage(
   };
 }
 
-/** A built script's root-relative path: all the HTML takes from the build's preload files. */
-const isAssetScript = (file: unknown): file is string =>
-  typeof file === 'string' && /^\/assets\/[\w.-]+\.js$/.test(file);
+/** The build's root-relative scripts among `files`: all the HTML takes from its preload files. */
+function assetScriptsIn(files: unknown): string[] {
+  return Array.isArray(files)
+    ? files.filter((file): file is string => typeof file === 'string' && /^\/assets\/[\w.-]+\.js$/.test(file))
+    : [];
+}
 
-/** The build's file of the chunks some addresses preload (apps/web/build/preload-with-entry.ts). */
-const ADDRESS_PRELOADS_FILE = 'address-preloads.json';
+/** One of the files the build writes beside index.html (apps/web/build/preload-with-entry.ts), parsed; undefined from an older build. */
+function readBuildFile(webDistDir: string, name: string): unknown {
+  const file = path.join(webDistDir, name);
+  return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : undefined;
+}
 
 /**
- * address → the chunks its page preloads beside the entry, from the build; none for an older build.
- * Only root-relative asset paths are taken: the file is the build's, but the HTML trusts nothing.
+ * address → the chunks its page preloads beside the entry, from the build's address-preloads.json;
+ * none for an older build. Only root-relative asset paths are taken: the file is the build's, but the
+ * HTML trusts nothing.
  */
 export function readAddressPreloads(webDistDir: string): Record<string, string[]> {
-  const file = path.join(webDistDir, ADDRESS_PRELOADS_FILE);
-  if (!existsSync(file)) return {};
-  const table = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  const table = readBuildFile(webDistDir, webBuildFiles.addressPreloads) as
+    Record<string, unknown> | undefined;
   return Object.fromEntries(
-    Object.entries(table).map(([address, files]) => [
-      address,
-      Array.isArray(files) ? files.filter(isAssetScript) : [],
-    ]),
+    Object.entries(table ?? {}).map(([address, files]) => [address, assetScriptsIn(files)]),
   );
 }
 
-/** The build's file of what a tab without a token preloads (apps/web/build/preload-with-entry.ts). */
-const SIGNED_OUT_PRELOADS_FILE = 'signed-out-preloads.json';
-
-/** The chunks a tab without a token preloads, from the build; none for an older build. Asset paths only. */
+/** The chunks a tab without a token preloads, from the build's signed-out-preloads.json (decision 0072). */
 export function readSignedOutPreloads(webDistDir: string): string[] {
-  const file = path.join(webDistDir, SIGNED_OUT_PRELOADS_FILE);
-  if (!existsSync(file)) return [];
-  const files = JSON.parse(readFileSync(file, 'utf8')) as unknown;
-  return Array.isArray(files) ? files.filter(isAssetScript) : [];
+  return assetScriptsIn(readBuildFile(webDistDir, webBuildFiles.signedOutPreloads));
 }
 
 /** br, else gzip, else none, as Accept-Encoding allows (q=0 refuses). */
