@@ -27,10 +27,10 @@
 //      both, so that the small database's are database reads too, not cache hits: p50, p99,
 //      rate. The login status is measured twice: first as each token's first call on the restarted
 //      instance (its RS256 check; 10 000 tokens at a million, 16 at eight: not alike), then as a read.
-//      The reads run in BENCH_ROUNDS (3) rounds, each on 10 000 customers of its own at a million (so
-//      30 000 are signed in in step 2); every figure is printed round by round, and the goals are
-//      judged by each call's median over the rounds (a single pass's p99 is often one spell of the
-//      machine).
+//      The reads, and the writes but the event batches, run in BENCH_ROUNDS (3) rounds, each on
+//      10 000 customers of its own at a million (so 30 000 are signed in in step 2); every figure is
+//      printed round by round, and the goals are judged by each call's median over the rounds (a
+//      single pass's p99 is often one spell of the machine; decision 0073).
 //      Then the servers restart with the read caches on (the default): "cached" repeats the login
 //      status and the tier details for the first 500 customers, and the writes follow.
 //      Each read is measured next to the bare Fastify (a pass straight before and after it): the
@@ -82,7 +82,7 @@ function wholeNumber(name, fallback, min) {
 // bare Fastify reaches its rate at 16; the server gained up to 64 on 3 000 customers, but a whole run
 // at 64 was slower (performance.md#connections, #huge-pages).
 const CONNECTIONS = wholeNumber('BENCH_CONNECTIONS', 16, 1);
-// Rounds of the reads (BENCH_ROUNDS, 3): every read is measured once per round, on customers of its
+// Rounds (BENCH_ROUNDS, 3): every read and write but the event batches is measured once per round, on customers of its
 // own at a million (BENCH_TOUCH each), and judged by the median over the rounds. One pass's p99 is
 // its slowest 100 requests, and a spell of the machine (a collection, a burst of the other processes)
 // sets it: the bare Fastify's p99, the same server on both sides, came out 0.9 to 6.5 times itself
@@ -537,9 +537,10 @@ const shareGoal = (title) => (title.includes('cached') ? 35 : 15);
 const shareVerdict = (share, strict, goal) =>
   strict >= goal ? 'met' : share >= goal ? 'met next to it, not of the highest' : 'not met';
 
-/** " (round 2 of 3)": how a round's rows are named (BENCH_ROUNDS). */
-const roundMark = (round) => ` (round ${round + 1} of ${ROUNDS})`;
-const roundPattern = / \(round (\d+) of \d+\)$/;
+/** A call's title in round `round` (from 0): " (round 2 of 3)" after it when there are rounds. */
+const roundTitle = (title, round) => (ROUNDS > 1 ? `${title} (round ${round + 1} of ${ROUNDS})` : title);
+/** The round mark roundTitle adds, at the end of a row's title. */
+const roundPattern = / \(round \d+ of \d+\)$/;
 /** The middle value (the mean of the two middle ones for an even count). */
 function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
@@ -784,10 +785,11 @@ try {
     // The bare server warms up first (JIT): a cold first pass ran at half its later rate (27 Nov),
     // which flattered every share of it; the app's servers are warmed at each restart (restartServers).
     await bareRate();
+    const [, [, tierDetails]] = reads;
     for (let round = 0; round < ROUNDS; round++) {
       // Each round on customers of its own (at a million): their tokens and their loyalty reads are
       // first ones again. Its rows are named by the round; printRounds takes each call's median.
-      const named = (title) => (ROUNDS > 1 ? `${title}${roundMark(round)}` : title);
+      const named = (title) => roundTitle(title, round);
       const listOf = (target) => target.lists[round];
       await compare(
         named('bare Fastify hello-world (same run)'),
@@ -807,7 +809,6 @@ try {
       // due since the nightly run (a write; about one customer in fifteen at a million, none at eight
       // after the first eight reads): its p99s are not alike. Again, with nothing due any more, the
       // two databases read alike.
-      const [, [, tierDetails]] = reads;
       for (const [title, p] of reads)
         await compareRead(named(title), (target) => blast(base(target), listOf(target), get(p)), {
           unlike: p === tierDetails,
@@ -838,8 +839,40 @@ try {
     // The writes in rounds too, each round's on that round's customers (at a million: the customers
     // whose reads it measured, with the read caches now on).
     const runId = Date.now().toString(36);
+    const write = (c) => ({
+      authorization: `Bearer ${c.access}`,
+      'content-type': 'application/json',
+      'x-csrf-token': c.csrf,
+    });
+    const cities = ['Koeln', 'Bonn', 'Essen', 'Kiel'];
+    /** Every customer of `list` refreshes once, one customer at a time per connection (a refresh token is used once). */
+    const refreshPass = async (target, list) =>
+      passResult(
+        await pass(
+          list,
+          async (c) => {
+            const res = await fetch(`${base(target)}/auth/realms/customer/protocol/openid-connect/token`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/x-www-form-urlencoded' },
+              body: new URLSearchParams({
+                grant_type: 'refresh_token',
+                refresh_token: c.refresh,
+                client_id: 'portal-client',
+              }),
+            });
+            if (res.ok) {
+              const body = await res.clone().json();
+              c.access = body.access_token;
+              c.refresh = body.refresh_token ?? c.refresh;
+            }
+            return res;
+          },
+          true,
+          Math.min(CONNECTIONS, target.customers.length),
+        ),
+      );
     for (let round = 0; round < ROUNDS; round++) {
-      const named = (title) => (ROUNDS > 1 ? `${title}${roundMark(round)}` : title);
+      const named = (title) => roundTitle(title, round);
       // The anti-forgery token and the profile the PUT sends back (not measured).
       for (const target of targets) {
         await pass(target.roundCustomers[round], async (c) => {
@@ -853,12 +886,6 @@ try {
           return res;
         });
       }
-      const write = (c) => ({
-        authorization: `Bearer ${c.access}`,
-        'content-type': 'application/json',
-        'x-csrf-token': c.csrf,
-      });
-      const cities = ['Koeln', 'Bonn', 'Essen', 'Kiel'];
       let w = 0;
       await compare(named('profile write (PUT personal data)'), (target) =>
         blast(base(target), target.lists[round], (c) => ({
@@ -892,36 +919,8 @@ try {
         },
       );
       await compare(named('partner code (POST), again: every code made'), partnerCode);
-      await compare(
-        named('refresh (token endpoint, one customer at a time per connection)'),
-        async (target) =>
-          passResult(
-            await pass(
-              target.lists[round],
-              async (c) => {
-                const res = await fetch(
-                  `${base(target)}/auth/realms/customer/protocol/openid-connect/token`,
-                  {
-                    method: 'POST',
-                    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-                    body: new URLSearchParams({
-                      grant_type: 'refresh_token',
-                      refresh_token: c.refresh,
-                      client_id: 'portal-client',
-                    }),
-                  },
-                );
-                if (res.ok) {
-                  const body = await res.clone().json();
-                  c.access = body.access_token;
-                  c.refresh = body.refresh_token ?? c.refresh;
-                }
-                return res;
-              },
-              true,
-              Math.min(CONNECTIONS, target.customers.length),
-            ),
-          ),
+      await compare(named('refresh (token endpoint, one customer at a time per connection)'), (target) =>
+        refreshPass(target, target.lists[round]),
       );
     }
     // The event batches once, after the rounds, on the first round's customers: each pass records
