@@ -178,10 +178,14 @@ for (const r of results) {
 for (const r of results)
   for (const failure of r.failures ?? []) {
     console.log(`  FAILED ${r.name}: ${failure.where}`);
+    // The message's first lines, the expected and received values of a failed comparison included:
+    // a failure that CI met once and this machine does not repeat is read from them (1 Dec: one line
+    // said only "deep equality").
     const why = stripVTControlCharacters(failure.why ?? '')
       .split('\n')
-      .find((line) => line.trim());
-    if (why) console.log(`         ${why.trim().slice(0, 300)}`);
+      .filter((line) => line.trim())
+      .slice(0, 16);
+    for (const line of why) console.log(`         ${line.trimEnd().slice(0, 300)}`);
   }
 if (failedSteps)
   console.log(`  ${failedSteps} check step(s) failed (build, lint, types or size): counted as failures`);

@@ -1,5 +1,10 @@
 import { retryAfterRenewal, type HttpClient } from '@/lib/http';
-import { HOST_TOKEN_TIMEOUT_MS, installHostSetters, requestHostToken } from '@/lib/native-bridge/host-bridge';
+import {
+  HOST_TOKEN_TIMEOUT_MS,
+  installHostSetters,
+  requestHostToken,
+  useHostBridge,
+} from '@/lib/native-bridge/host-bridge';
 import { decodeClaims } from '@/lib/oidc/jwt';
 import { readItem, storageKeys, writeItem } from '@/lib/storage/storage';
 
@@ -16,10 +21,15 @@ const ignore = () => {};
  * answers 401 (that call is then sent once more with the new token). Resolves once a token is there:
  * this session's stored one or the host's first; without one in time the host is asked, and a host
  * that does not answer leaves the session 'expired' (the shell says so and can ask again).
+ *
+ * Once the host has refused (or not answered), a call's 401 asks it no more: only the customer does,
+ * with the expired state's button. Any call that went out later (a query refetched, a chunk's first
+ * call) asked a host that had just said no once more (webview.spec.ts failed in CI on 1 Dec, three
+ * times, each time for another late call).
  */
 export function installWebViewTokenSetter(http: HttpClient, now: () => number = Date.now): Promise<void> {
   let renewTimer: ReturnType<typeof setTimeout> | undefined;
-  retryAfterRenewal(http, requestHostToken);
+  retryAfterRenewal(http, requestHostToken, () => !useHostBridge.getState().expired);
 
   return new Promise((resolve) => {
     const accept = (token: string) => {

@@ -22,16 +22,22 @@ export function WebViewNotices() {
     onlineManager.isOnline(),
   );
 
-  useEffect(() => {
-    if (!online) return;
-    const { appReady, error, clearErrors } = useAppStore.getState();
-    // A start-up that failed offline starts again; a page whose calls failed loads them again.
-    if (!appReady && error.page) window.location.reload();
-    else {
-      if (error.page) clearErrors();
-      void queryClient.refetchQueries({ predicate: (query) => query.state.status === 'error' });
-    }
-  }, [online, queryClient]);
+  // When the network returns (not as the notices mount: that refetched a start-up call refused a
+  // moment before, and its 401 asked a host that had just refused the token once more).
+  useEffect(
+    () =>
+      onlineManager.subscribe((isOnline) => {
+        if (!isOnline) return;
+        const { appReady, error, clearErrors } = useAppStore.getState();
+        // A start-up that failed offline starts again; a page whose calls failed loads them again.
+        if (!appReady && error.page) window.location.reload();
+        else {
+          if (error.page) clearErrors();
+          void queryClient.refetchQueries({ predicate: (query) => query.state.status === 'error' });
+        }
+      }),
+    [queryClient],
+  );
 
   const askAgain = () =>
     void requestHostToken()
