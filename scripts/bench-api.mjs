@@ -5,17 +5,15 @@
 // Usage: npm run bench:api                      (embedded PGlite, fresh data dir)
 //        DATABASE_URL=postgres://… npm run bench:api   (a PostgreSQL server)
 // Needs a build (npm run build). Prints a Markdown table for docs/performance.md.
-import { spawn } from 'node:child_process';
 import { createHash, generateKeyPairSync, randomUUID, sign } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { httpSignIn } from './http-sign-in.mjs';
-import { spawnServer } from './spawn-server.mjs';
+import { spawnBaseline, spawnServer } from './spawn-server.mjs';
 import { waitFor } from './wait-for-url.mjs';
 
-const root = path.resolve(import.meta.dirname, '..');
 const duration = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = 50;
 const port = 18000 + Math.floor(Math.random() * 1000);
@@ -39,10 +37,7 @@ const measure = (title, url, headers = {}, seconds = duration, request = {}) =>
 
 const app = spawnServer(port, { DATA_DIR: dataDir, ACCESS_TOKEN_TTL_SECONDS: '3600' });
 
-const baseline = spawn(process.execPath, ['scripts/bench-baseline-server.mjs', String(port + 1)], {
-  cwd: root,
-  stdio: ['ignore', 'ignore', 'inherit'],
-});
+const baseline = spawnBaseline(port + 1);
 
 try {
   await waitFor(`${baseUrl}/config.json`);

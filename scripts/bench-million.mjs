@@ -52,7 +52,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { autocannonPass, passFigures } from './autocannon-pass.mjs';
 import { httpSignIn } from './http-sign-in.mjs';
-import { spawnServer } from './spawn-server.mjs';
+import { spawnBaseline, spawnServer, stopOnExit } from './spawn-server.mjs';
 import { waitFor } from './wait-for-url.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -126,18 +126,20 @@ if (process.env.BENCH_SMALL_DATABASE_URL === undefined && !EXPIRY_ONLY) {
   await client.connect();
   await client.query(`drop database if exists ${databaseName(smallSetting)} with (force)`);
   await client.end();
-  const generate = spawn(process.execPath, ['scripts/bench-generate.mjs'], {
-    cwd: root,
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: {
-      ...process.env,
-      BENCH_DATABASE_URL: smallSetting,
-      BENCH_CUSTOMERS: '8',
-      BENCH_HEAVY_CUSTOMERS: '0',
-      BENCH_SESSIONS: '16',
-      BENCH_COUNTRIES: 'DE',
-    },
-  });
+  const generate = stopOnExit(
+    spawn(process.execPath, ['scripts/bench-generate.mjs'], {
+      cwd: root,
+      stdio: ['ignore', 'ignore', 'inherit'],
+      env: {
+        ...process.env,
+        BENCH_DATABASE_URL: smallSetting,
+        BENCH_CUSTOMERS: '8',
+        BENCH_HEAVY_CUSTOMERS: '0',
+        BENCH_SESSIONS: '16',
+        BENCH_COUNTRIES: 'DE',
+      },
+    }),
+  );
   const code = await new Promise((resolve) => generate.once('exit', resolve));
   if (code !== 0) throw new Error(`bench:generate of ${databaseName(smallSetting)} ended with ${code}`);
   log(`${databaseName(smallSetting)}: made afresh`);
@@ -214,10 +216,7 @@ for (const target of targets) {
   log(`${target.name}: ${target.total} customers; ${measuredOf(target)}`);
 }
 
-const baseline = spawn(process.execPath, ['scripts/bench-baseline-server.mjs', String(baselinePort)], {
-  cwd: root,
-  stdio: 'ignore',
-});
+const baseline = spawnBaseline(baselinePort);
 
 /** Measured results: one row per call, one result per database. */
 const results = [];
@@ -1036,11 +1035,13 @@ async function expiryUnderReads(target) {
   let output;
   let failure;
   const job = new Promise((resolve) => {
-    expiryJob = spawn(process.execPath, ['apps/server/dist/cli/loyalty.js', 'expire'], {
-      cwd: root,
-      env: { ...process.env, NODE_ENV: 'production', DATABASE_URL: target.url, LOG_LEVEL: 'warn' },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    expiryJob = stopOnExit(
+      spawn(process.execPath, ['apps/server/dist/cli/loyalty.js', 'expire'], {
+        cwd: root,
+        env: { ...process.env, NODE_ENV: 'production', DATABASE_URL: target.url, LOG_LEVEL: 'warn' },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      }),
+    );
     let out = '';
     expiryJob.stdout.on('data', (chunk) => (out += chunk));
     expiryJob.on('exit', (status) => {
