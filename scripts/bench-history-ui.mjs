@@ -5,16 +5,15 @@
 // and with the CPU slowed down 4× (a slow phone).
 // Usage: npm run build && npm run bench:history-ui
 // Needs /usr/bin/chromium (or CHROMIUM_PATH). Prints a Markdown table for docs/performance.md.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium } from '@playwright/test';
+import { spawnServer } from './spawn-server.mjs';
 import { waitFor } from './wait-for-url.mjs';
 import { chromiumArgs, chromiumPath } from './chromium.mjs';
 
-const root = path.resolve(import.meta.dirname, '..');
 const port = 19000 + Math.floor(Math.random() * 1000);
 const baseUrl = `http://127.0.0.1:${port}`;
 const dataDir = mkdtempSync(path.join(tmpdir(), 'roadpass-bench-ui-'));
@@ -94,24 +93,11 @@ async function scrollFrames(page, step, maxFrames) {
   );
 }
 
-const server = spawn(process.execPath, ['apps/server/dist/server.js'], {
-  cwd: root,
-  stdio: ['ignore', 'ignore', 'inherit'],
-  env: {
-    ...process.env,
-    NODE_ENV: 'development',
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    PUBLIC_URL: baseUrl,
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'warn',
-    // The benchmark measures the server from one address: its rate limits stay out of the way.
-    RATE_LIMIT_PER_ADDRESS: '0',
-    RATE_LIMIT_PER_CUSTOMER: '0',
-    ACCESS_TOKEN_TTL_SECONDS: '3600',
-    LOYALTY_CLIENT_SECRET: secret,
-    DATABASE_URL: '',
-  },
+const server = spawnServer(port, {
+  DATA_DIR: dataDir,
+  ACCESS_TOKEN_TTL_SECONDS: '3600',
+  LOYALTY_CLIENT_SECRET: secret,
+  DATABASE_URL: '',
 });
 
 const browser = await chromium.launch({

@@ -5,7 +5,6 @@
 // is set, on a fresh database of that PostgreSQL server (dropped afterwards).
 // Usage: npm run build && node scripts/bench-history.mjs   (BENCH_SECONDS, default 10, per measurement;
 // BENCH_CONNECTIONS, default 50)
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +14,7 @@ import autocannon from 'autocannon';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { httpSignIn } from './http-sign-in.mjs';
+import { spawnServer } from './spawn-server.mjs';
 import { waitFor } from './wait-for-url.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -83,23 +83,10 @@ const measure = (url, headers, seconds = duration) =>
 async function run(storage, env) {
   const port = 18000 + Math.floor(Math.random() * 1000);
   const baseUrl = `http://127.0.0.1:${port}`;
-  const server = spawn(process.execPath, ['apps/server/dist/server.js'], {
-    cwd: root,
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: {
-      ...process.env,
-      ...env,
-      NODE_ENV: 'development',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_URL: baseUrl,
-      LOG_LEVEL: 'warn',
-      // The benchmark measures the server from one address: its rate limits stay out of the way.
-      RATE_LIMIT_PER_ADDRESS: '0',
-      RATE_LIMIT_PER_CUSTOMER: '0',
-      ACCESS_TOKEN_TTL_SECONDS: '3600',
-      LOYALTY_EXPIRY_INTERVAL_SECONDS: '0',
-    },
+  const server = spawnServer(port, {
+    ...env,
+    ACCESS_TOKEN_TTL_SECONDS: '3600',
+    LOYALTY_EXPIRY_INTERVAL_SECONDS: '0',
   });
   try {
     await waitFor(`${baseUrl}/config.json`);
