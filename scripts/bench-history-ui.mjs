@@ -112,7 +112,7 @@ try {
   await page.goto(`${baseUrl}/customer/loyalty-ui/?locale=en`);
   await page.getByLabel('E-mail').fill(CUSTOMER);
   await page.getByLabel('Password', { exact: true }).fill('Demo-2026!');
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await page.waitForURL(/\/customer\/loyalty-ui\/status/);
   const customerId = await page.evaluate(() => {
     const token = sessionStorage.getItem('roadpass.token');
