@@ -19,21 +19,25 @@
 // PostgreSQL's CPU is read only where it runs on this machine; elsewhere its column says "–".
 // Prints Markdown on stdout, progress on stderr.
 import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import pg from 'pg';
 import { autocannonPass, passFigures } from './autocannon-pass.mjs';
-import { httpSignIn } from './http-sign-in.mjs';
+import {
+  authorizedGet as get,
+  benchServerEnv,
+  germanCustomers,
+  giveCheapPasswords,
+  readPaths,
+  signInAll,
+} from './bench-customers.mjs';
 import { spawnBaseline, spawnServer } from './spawn-server.mjs';
 import { waitFor } from './wait-for-url.mjs';
 
-const root = path.resolve(import.meta.dirname, '..');
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/roadpass_million';
 const TOUCH = Number(process.env.BENCH_TOUCH ?? 10_000);
 const SKIP = Number(process.env.BENCH_SKIP_CUSTOMERS ?? 0);
 const CONNECTIONS = 16;
 const WARMERS = 200;
 const WARM_REQUESTS = 5000;
-const PASSWORD = 'Bench-Million-2026!';
 const port = 20000 + Math.floor(Math.random() * 1000);
 const baselinePort = port + 1000;
 const origin = `http://127.0.0.1:${port}`;
@@ -43,13 +47,7 @@ const log = (line) => console.error(`[${((Date.now() - started) / 1000).toFixed(
 const db = new pg.Client({ connectionString: databaseUrl });
 await db.connect();
 // bench:million's measured customers: of Germany, in the order of their ids' hash.
-const { rows: customers } = await db.query(
-  `select c.id, c.email from customers c
-   join legal_entities e on e.legal_entity_id = c.legal_entity_id and e.iso_country = 'DE'
-   where c.email like 'm%@million.example'
-   order by hashtext(c.id::text) limit $1 offset $2`,
-  [TOUCH + WARMERS, SKIP],
-);
+const customers = await germanCustomers(db, TOUCH + WARMERS, SKIP);
 if (customers.length < TOUCH + WARMERS)
   throw new Error(
     `${databaseUrl} has ${customers.length} customers of Germany from bench:generate after the first ${SKIP}; ${TOUCH + WARMERS} are needed (BENCH_TOUCH, BENCH_SKIP_CUSTOMERS)`,
@@ -58,33 +56,11 @@ const measured = customers.slice(0, TOUCH);
 const warmers = customers.slice(TOUCH);
 
 // 1. A cheap password hash (it records its own cost), then every customer signed in.
-process.env.NODE_ENV = 'test';
-const { hashPassword } = await import(path.join(root, 'apps/server/dist/lib/password-hash.js'));
-await db.query(`update customers set password_hash = $1 where id = any($2)`, [
-  await hashPassword(PASSWORD),
-  customers.map((c) => c.id),
-]);
-const serverEnv = {
-  NODE_ENV: 'production',
-  DATABASE_URL: databaseUrl,
-  SEED_DEMO_DATA: 'false',
-  LOYALTY_CLIENT_SECRET: 'bench-cpu-per-call-secret-0123456789abcdef',
-  DATABASE_POOL_SIZE: '20',
-  ACCESS_TOKEN_TTL_SECONDS: '3600',
-  LOYALTY_EXPIRY_INTERVAL_SECONDS: '0',
-  LOYALTY_REMINDER_INTERVAL_SECONDS: '0',
-};
+await giveCheapPasswords(db, customers);
+const serverEnv = benchServerEnv(databaseUrl, 'bench-cpu-per-call-secret-0123456789abcdef');
 let server = spawnServer(port, serverEnv);
 await waitFor(`${origin}/health/ready`, 180_000);
-let next = 0;
-await Promise.all(
-  Array.from({ length: CONNECTIONS }, async () => {
-    while (next < customers.length) {
-      const c = customers[next++];
-      c.access = (await httpSignIn(origin, c.email, PASSWORD)).access_token;
-    }
-  }),
-);
+await signInAll(origin, customers, CONNECTIONS);
 log(`${customers.length} customers signed in`);
 // The new password hashes and sessions are written out now, not by a checkpoint during the passes.
 await db.query('checkpoint');
@@ -97,22 +73,18 @@ const baseline = spawnBaseline(baselinePort);
 await waitFor(`${origin}/health/ready`, 180_000);
 await waitFor(`http://127.0.0.1:${baselinePort}/hello`, 30_000);
 
-const get = (p) => (c) => ({ path: p(c), headers: { authorization: `Bearer ${c.access}` } });
-const status = () => '/api/customer/cuda/customer/v2/login/own/status';
-const tier = (c) => `/api/customer/loyalty-service/customer/${c.id}`;
-const history = (c) => `/api/customer/loyalty-service/customer/${c.id}/history?page_index=0&page_size=20`;
 const reads = [
-  ['login status, each token’s first call', status],
-  ['tier details, first loyalty read', tier],
-  ['history, newest page', history],
-  ['expiry forecast', (c) => `/api/customer/loyalty-service/customer/${c.id}/expiry-forecast`],
-  ['consents', (c) => `/api/customer/consents/v1/customers/${c.id}/consents`],
-  ['sessions', () => '/api/customer/cuda/customer/sessions/own'],
-  ['security activity', () => '/api/customer/cuda/customer/security-activity/own'],
-  ['personal data', () => '/api/customer/cuda/customer/personaldata/own'],
-  ['login status again', status],
-  ['tier details again', tier],
-  ['history again', history],
+  ['login status, each token’s first call', readPaths.loginStatus],
+  ['tier details, first loyalty read', readPaths.tierDetails],
+  ['history, newest page', readPaths.history],
+  ['expiry forecast', readPaths.expiryForecast],
+  ['consents', readPaths.consents],
+  ['sessions', readPaths.sessions],
+  ['security activity', readPaths.securityActivity],
+  ['personal data', readPaths.personalData],
+  ['login status again', readPaths.loginStatus],
+  ['tier details again', readPaths.tierDetails],
+  ['history again', readPaths.history],
 ];
 const warmUp = Array.from({ length: WARM_REQUESTS }, (_, i) => warmers[i % warmers.length]);
 for (const [, p] of reads) await autocannonPass(origin, warmUp, get(p), CONNECTIONS);

@@ -16,8 +16,10 @@
 //      them all in takes minutes, not an hour (and 200 more, to warm up a restarted server: 5 000 of every
 //      read for them, never measured); then both servers are restarted, so no read cache holds any
 //      of the measured customers, and warmed up with those 200. Then the million's tables and
-//      indexes are read into memory (pg_prewarm), as far as they fit in the free memory: the calls
-//      meet the database as a server with the memory for it holds it. PostgreSQL's shared_buffers
+//      indexes are read into memory (pg_prewarm): those every member's read uses into PostgreSQL's
+//      own buffers as far as they fit, the rest into the page cache as far as the free memory allows
+//      (prewarm, below): the calls meet the database as a server with the memory for it holds it,
+//      and the report says how much of the buffers holds a page. PostgreSQL's shared_buffers
 //      are printed with the report, with a warning under a fifth of the RAM (decision 0058), and whether
 //      they lie on huge pages (decision 0063).
 //   3. Every call, one pass of at least 10 000 requests (BENCH_PASS_REQUESTS, only to try the script) (BENCH_CONNECTIONS at a time, 16 by default; consecutive requests are
@@ -51,6 +53,15 @@ import { freemem, loadavg, totalmem } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { autocannonPass, passFigures } from './autocannon-pass.mjs';
+import {
+  authorizedGet,
+  BENCH_PASSWORD,
+  benchServerEnv,
+  germanCustomers,
+  giveCheapPasswords,
+  readPaths,
+  signInAll,
+} from './bench-customers.mjs';
 import { httpSignIn } from './http-sign-in.mjs';
 import { spawnBaseline, spawnServer, stopOnExit } from './spawn-server.mjs';
 import { waitFor } from './wait-for-url.mjs';
@@ -94,7 +105,6 @@ const SKIP_CUSTOMERS = wholeNumber('BENCH_SKIP_CUSTOMERS', 0, 0);
 const firstPort = 18000 + Math.floor(Math.random() * 1000);
 const baselinePort = firstPort + 1000;
 const secret = 'bench-million-secret-0123456789abcdef';
-const PASSWORD = 'Bench-Million-2026!';
 const started = Date.now();
 const log = (line) => console.error(`[${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}`);
 const load = () => loadavg()[0].toFixed(1);
@@ -152,17 +162,8 @@ const targets = [
 ].map((t, i) => ({ ...t, name: databaseName(t.url), port: firstPort + i }));
 const million = targets.at(-1);
 
-const serverEnv = (target) => ({
-  NODE_ENV: 'production',
-  DATABASE_URL: target.url,
-  SEED_DEMO_DATA: 'false',
-  LOYALTY_CLIENT_SECRET: secret,
-  DATABASE_POOL_SIZE: '20',
-  ACCESS_TOKEN_TTL_SECONDS: '3600',
-  // The benchmark runs the job itself (step 4); a timer's run would compete with the reads.
-  LOYALTY_EXPIRY_INTERVAL_SECONDS: '0',
-  LOYALTY_REMINDER_INTERVAL_SECONDS: '0',
-});
+// The expiry job runs in step 4 only, by the script itself.
+const serverEnv = (target) => benchServerEnv(target.url, secret);
 const base = (target) => `http://127.0.0.1:${target.port}`;
 
 for (const target of targets) {
@@ -170,12 +171,10 @@ for (const target of targets) {
   await target.db.connect();
   const { rows } = await target.db.query(`select count(*)::int as n from customers`);
   target.total = rows[0].n;
-  const { rows: germans } = await target.db.query(
-    `select c.id, c.email, c.legal_entity_id from customers c
-     join legal_entities e on e.legal_entity_id = c.legal_entity_id and e.iso_country = 'DE'
-     where c.email like 'm%@million.example'
-     order by hashtext(c.id::text) limit $1 offset $2`,
-    [TOUCH * ROUNDS + SIGN_INS + WARMERS, target === million ? SKIP_CUSTOMERS : 0],
+  const germans = await germanCustomers(
+    target.db,
+    TOUCH * ROUNDS + SIGN_INS + WARMERS,
+    target === million ? SKIP_CUSTOMERS : 0,
   );
   if (germans.length === 0) throw new Error(`${target.name} has no customers of Germany from bench:generate`);
   const measuredCount = TOUCH * ROUNDS;
@@ -347,21 +346,17 @@ const bareRate = async () =>
 /** Call title → the bare Fastify's rate next to it (the higher of before and after). */
 const adjacentBare = new Map();
 
-/** A GET of path `p(customer)` with the customer's access token. */
-const get = (p) => (c) => ({ path: p(c), headers: { authorization: `Bearer ${c.access}` } });
+const get = authorizedGet;
 /** The customer reads measured in step 3. */
 const reads = [
-  ['login status', () => '/api/customer/cuda/customer/v2/login/own/status'],
-  ['tier details (loyalty page)', (c) => `/api/customer/loyalty-service/customer/${c.id}`],
-  [
-    'history, newest page',
-    (c) => `/api/customer/loyalty-service/customer/${c.id}/history?page_index=0&page_size=20`,
-  ],
-  ['expiry forecast', (c) => `/api/customer/loyalty-service/customer/${c.id}/expiry-forecast`],
-  ['consents', (c) => `/api/customer/consents/v1/customers/${c.id}/consents`],
-  ['sessions (security page)', () => '/api/customer/cuda/customer/sessions/own'],
-  ['security activity', () => '/api/customer/cuda/customer/security-activity/own'],
-  ['personal data', () => '/api/customer/cuda/customer/personaldata/own'],
+  ['login status', readPaths.loginStatus],
+  ['tier details (loyalty page)', readPaths.tierDetails],
+  ['history, newest page', readPaths.history],
+  ['expiry forecast', readPaths.expiryForecast],
+  ['consents', readPaths.consents],
+  ['sessions (security page)', readPaths.sessions],
+  ['security activity', readPaths.securityActivity],
+  ['personal data', readPaths.personalData],
 ];
 
 /**
@@ -620,21 +615,26 @@ async function indexesOfMemberReads(target) {
 }
 
 /**
- * Reads the million's tables and indexes into the operating system's page cache (pg_prewarm), as
- * far as they fit in the free memory (less room for the processes, below). What fits is chosen in three rounds,
- * smallest first in each: every table and index outside the ledger (the customers, accounts,
+ * Reads the million's tables and indexes into memory (pg_prewarm), as a server with the memory for
+ * its working set holds them (docs/operations.md#sizing; the small database always is): freshly
+ * generated, much of it was on disk only, and a first pass of history pages read it from there (519/s
+ * for 2 000 customers cold, then 2 892 and 3 694/s, 29 Nov 2026). What is read is chosen in three
+ * rounds, smallest first in each: every table and index outside the ledger (the customers, accounts,
  * sessions, consents that every call reads); the ledger's indexes that the members' reads use
- * (indexesOfMemberReads); then the rest of the ledger (its table, which those index-only reads do
- * not read, and the indexes only writes and the expiry job use). The chosen ones are read biggest
- * first (the page cache drops first what was read longest ago, and the small tables are read at
- * every call). Until 30 Nov 2026, 10:30 UTC, what fit was chosen smallest first alone; on the ledger
- * with decision 0062's covering indexes (22 GB) that left the history's index (5.6 GB) on disk and
- * kept indexes no measured read uses. The calls are then measured against the database as a server
- * with the memory for its working set holds it (docs/operations.md#sizing; the small database always
- * is): freshly generated, much of it was on disk only, and a first pass of history pages read it from
- * there (519/s for 2 000 customers cold, then 2 892 and 3 694/s, 29 Nov 2026). A kernel that pages
- * out what was idle for a minute (DAMON on this machine) undoes it for whatever the calls do not
- * touch soon after. BENCH_PREWARM=0 skips it.
+ * (indexesOfMemberReads); then the rest of the ledger (its table, which those index-only reads do not
+ * read, and the indexes only writes and the expiry job use).
+ *   - Into PostgreSQL's own buffers (pg_prewarm 'buffer'), as far as they fit in nine tenths of them:
+ *     the first two rounds. A page the buffers miss is copied from the page cache at every read, and
+ *     at a million those indexes (9.5 GB) cost PostgreSQL 120 µs of CPU per history call held in 14 GB
+ *     of buffers against 293 µs with 6 GB (performance.md#cpu-per-call-million; until 2 Dec 2026 every
+ *     relation went to the page cache only).
+ *   - Into the operating system's page cache (pg_prewarm 'read'): the rest, as far as it fits in the
+ *     free memory (less room for the processes, below), read biggest first (the page cache drops
+ *     first what was read longest ago). A kernel that pages out what was idle for a minute (DAMON on
+ *     this machine, decision 0057) undoes it for whatever the calls do not touch soon after; buffers
+ *     on huge pages are not paged out.
+ * Reports how much went where and how many of PostgreSQL's buffers hold a page afterwards
+ * (pg_buffercache). BENCH_PREWARM=0 skips it.
  */
 async function prewarm(target) {
   if (process.env.BENCH_PREWARM === '0') return log(`${target.name}: not read into memory (BENCH_PREWARM=0)`);
@@ -657,14 +657,25 @@ async function prewarm(target) {
   const round = (relation) => (!ofLedger.has(relation.name) ? 0 : memberReads.has(relation.name) ? 1 : 2);
   // Smallest first within each round (30 Nov 2026: largest first, 15.4 GB fitted and the customers,
   // accounts and sessions were left out; smallest first alone left the history's index out).
+  const ordered = [...rows].sort((a, b) => round(a) - round(b) || Number(a.bytes) - Number(b.bytes));
+  const t0 = performance.now();
+  let bufferRoom = 0.9 * bufferBytes;
+  const buffered = [];
+  for (const relation of ordered.filter((r) => round(r) < 2)) {
+    if (Number(relation.bytes) > bufferRoom) continue;
+    await target.db.query(`select pg_prewarm($1::regclass, 'buffer')`, [relation.name]);
+    buffered.push(relation);
+    bufferRoom -= Number(relation.bytes);
+  }
   // The free memory less 2.5 GB for the processes (two servers, this script, PostgreSQL's backends:
   // every process on the machine together held at most 2.3 GB in run H of 30 Nov 2026), and less the
-  // buffers where they are not on huge pages: those count as free until PostgreSQL touches them, and
-  // then take their room from the page cache (until 30 Nov 2026, 14:00 UTC, a flat 4 GB was kept).
-  let room = freemem() - 2.5 * 2 ** 30 - (buffersOnHugePages ? 0 : bufferBytes);
+  // buffers where they are not on huge pages and not yet filled: those count as free until PostgreSQL
+  // touches them, and then take their room from the page cache.
+  const bufferedBytes = buffered.reduce((sum, r) => sum + Number(r.bytes), 0);
+  let room = freemem() - 2.5 * 2 ** 30 - (buffersOnHugePages ? 0 : Math.max(0, bufferBytes - bufferedBytes));
   const chosen = [];
   const left = [];
-  for (const relation of [...rows].sort((a, b) => round(a) - round(b) || Number(a.bytes) - Number(b.bytes))) {
+  for (const relation of ordered.filter((r) => !buffered.includes(r))) {
     if (Number(relation.bytes) > room) left.push(relation.name);
     else {
       chosen.push(relation);
@@ -672,16 +683,40 @@ async function prewarm(target) {
     }
   }
   chosen.sort((a, b) => Number(b.bytes) - Number(a.bytes));
-  const t0 = performance.now();
   let read = 0;
   for (const { name, bytes } of chosen) {
     await target.db.query(`select pg_prewarm($1::regclass, 'read')`, [name]);
     read += Number(bytes);
   }
   const seconds = ((performance.now() - t0) / 1000).toFixed(0);
-  const summary = `${target.name}'s tables and indexes read into memory (pg_prewarm): ${sizeText(read)} in ${seconds} s, the ledger's indexes of the members' reads chosen before the rest of the ledger (${[...memberReads].filter((n) => ofLedger.has(n)).join(', ')}); left on disk: ${left.join(', ') || 'nothing'}.`;
+  const inUse = await buffersInUse(target);
+  const ledgerIndexes = (list) =>
+    list
+      .map((r) => r.name)
+      .filter((n) => ofLedger.has(n))
+      .join(', ') || 'none of the ledger';
+  const summary =
+    `${target.name}'s tables and indexes read into memory (pg_prewarm) in ${seconds} s: ` +
+    `${sizeText(bufferedBytes)} into PostgreSQL's buffers (${buffered.filter((r) => !ofLedger.has(r.name)).length} tables and indexes outside the ledger, and the ledger's ${ledgerIndexes(buffered)}), ` +
+    `${sizeText(read)} into the page cache (${chosen.map((r) => r.name).join(', ') || 'nothing'}); ` +
+    `left on disk: ${left.join(', ') || 'nothing'}; ` +
+    `PostgreSQL's buffers holding a page: ${inUse === undefined ? 'unknown (no pg_buffercache)' : `${sizeText(inUse)} of ${sizeText(bufferBytes)}`}.`;
   log(summary);
   notes.push(summary);
+}
+
+/** Bytes of PostgreSQL's buffers that hold a page (pg_buffercache), or undefined without it. */
+async function buffersInUse(target) {
+  try {
+    await target.db.query('create extension if not exists pg_buffercache');
+    const { rows } = await target.db.query(
+      `select count(*)::int8 * current_setting('block_size')::int8 as bytes
+       from pg_buffercache where relfilenode is not null`,
+    );
+    return Number(rows[0].bytes);
+  } catch {
+    return undefined;
+  }
 }
 
 let expiryJob;
@@ -720,7 +755,7 @@ try {
           while (next < SIGN_INS) {
             const c = target.signInCustomers[next++ % target.signInCustomers.length];
             const t = performance.now();
-            await httpSignIn(base(target), c.email, PASSWORD);
+            await httpSignIn(base(target), c.email, BENCH_PASSWORD);
             latencies.push(performance.now() - t);
           }
         }),
@@ -745,26 +780,10 @@ try {
   }
 
   // 2. Tokens for everyone measured, then fresh servers.
-  process.env.NODE_ENV = 'test';
-  const { hashPassword } = await import(path.join(root, 'apps/server/dist/lib/password-hash.js'));
-  const cheapHash = await hashPassword(PASSWORD);
   for (const target of targets) {
     const everyone = [...target.customers, ...target.warmers];
-    await target.db.query(`update customers set password_hash = $1 where id = any($2)`, [
-      cheapHash,
-      everyone.map((c) => c.id),
-    ]);
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: CONNECTIONS }, async () => {
-        while (next < everyone.length) {
-          const c = everyone[next++];
-          const tokens = await httpSignIn(base(target), c.email, PASSWORD);
-          c.access = tokens.access_token;
-          c.refresh = tokens.refresh_token;
-        }
-      }),
-    );
+    await giveCheapPasswords(target.db, everyone);
+    await signInAll(base(target), everyone, CONNECTIONS);
     log(
       `${target.name}: ${target.customers.length} customers and ${target.warmers.length} to warm up signed in`,
     );
