@@ -20,7 +20,8 @@
 //      own buffers as far as they fit, the rest into the page cache as far as the free memory allows
 //      (prewarm, below): the calls meet the database as a server with the memory for it holds it,
 //      and the report says how much of the buffers holds a page. PostgreSQL's shared_buffers
-//      are printed with the report, with a warning under a fifth of the RAM (decision 0058), and whether
+//      are printed with the report, with a warning under a fifth of the RAM (decision 0058) or when the
+//      members' indexes do not fit in them (decision 0074), and whether
 //      they lie on huge pages (decision 0063).
 //   3. Every call, one pass of at least 10 000 requests (BENCH_PASS_REQUESTS, only to try the script) (BENCH_CONNECTIONS at a time, 16 by default; consecutive requests are
 //      different customers, so at a million each call's pass touches every measured customer once;
@@ -661,8 +662,12 @@ async function prewarm(target) {
   const t0 = performance.now();
   let bufferRoom = 0.9 * bufferBytes;
   const buffered = [];
+  const notBuffered = [];
   for (const relation of ordered.filter((r) => round(r) < 2)) {
-    if (Number(relation.bytes) > bufferRoom) continue;
+    if (Number(relation.bytes) > bufferRoom) {
+      notBuffered.push(relation.name);
+      continue;
+    }
     await target.db.query(`select pg_prewarm($1::regclass, 'buffer')`, [relation.name]);
     buffered.push(relation);
     bufferRoom -= Number(relation.bytes);
@@ -703,6 +708,14 @@ async function prewarm(target) {
     `PostgreSQL's buffers holding a page: ${inUse === undefined ? 'unknown (no pg_buffercache)' : `${sizeText(inUse)} of ${sizeText(bufferBytes)}`}.`;
   log(summary);
   notes.push(summary);
+  // Decision 0074: the buffers the operator's guide sizes hold all of them.
+  if (notBuffered.length > 0) {
+    const needed = ordered.filter((r) => round(r) < 2).reduce((sum, r) => sum + Number(r.bytes), 0);
+    noteSetting(
+      `Not in PostgreSQL's buffers: ${notBuffered.join(', ')}`,
+      `the members' reads use ${sizeText(needed)} of tables and indexes, more than nine tenths of ${sizeText(bufferBytes)} of buffers hold (docs/operations.md#sizing, decision 0074): a read copies those pages from the page cache`,
+    );
+  }
 }
 
 /** Bytes of PostgreSQL's buffers that hold a page (pg_buffercache), or undefined without it. */
