@@ -56,7 +56,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { autocannonPass, passFigures } from './autocannon-pass.mjs';
 import {
-  authorizedGet,
+  authorizedGet as get,
   BENCH_PASSWORD,
   benchServerEnv,
   germanCustomers,
@@ -348,7 +348,6 @@ const bareRate = async () =>
 /** Call title → the bare Fastify's rate next to it (the higher of before and after). */
 const adjacentBare = new Map();
 
-const get = authorizedGet;
 /** The customer reads measured in step 3. */
 const reads = [
   ['login status', readPaths.loginStatus],
@@ -660,11 +659,12 @@ async function prewarm(target) {
   // Smallest first within each round (30 Nov 2026: largest first, 15.4 GB fitted and the customers,
   // accounts and sessions were left out; smallest first alone left the history's index out).
   const ordered = [...rows].sort((a, b) => round(a) - round(b) || Number(a.bytes) - Number(b.bytes));
+  const ofMembers = ordered.filter((r) => round(r) < 2);
   const t0 = performance.now();
   let bufferRoom = 0.9 * bufferBytes;
   const buffered = [];
   const notBuffered = [];
-  for (const relation of ordered.filter((r) => round(r) < 2)) {
+  for (const relation of ofMembers) {
     if (Number(relation.bytes) > bufferRoom) {
       notBuffered.push(relation.name);
       continue;
@@ -711,7 +711,7 @@ async function prewarm(target) {
   notes.push(summary);
   // Decision 0074: the buffers the operator's guide sizes hold all of them.
   if (notBuffered.length > 0) {
-    const needed = ordered.filter((r) => round(r) < 2).reduce((sum, r) => sum + Number(r.bytes), 0);
+    const needed = ofMembers.reduce((sum, r) => sum + Number(r.bytes), 0);
     noteSetting(
       `Not in PostgreSQL's buffers: ${notBuffered.join(', ')}`,
       `the members' reads use ${sizeText(needed)} of tables and indexes, more than nine tenths of ${sizeText(bufferBytes)} of buffers hold (docs/operations.md#sizing, decision 0074): a read copies those pages from the page cache`,
