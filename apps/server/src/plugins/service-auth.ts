@@ -1,8 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
+import { errors as joseErrors, type JWTPayload } from 'jose';
 import type { AppConfig } from '../config.js';
 import { ApiError } from '../lib/api-error.js';
 import { ACCESS_TOKEN_ALGORITHMS, accessTokenKeySource, isTokenFault } from './access-token-keys.js';
+import { accessTokenVerifier } from './access-token-verifier.js';
 import { bearerChallenge, readAuthorization, type BearerError } from './bearer-challenge.js';
 
 export interface ServiceClientIdentity {
@@ -43,6 +44,11 @@ const audiencesOf = (payload: JWTPayload): string[] =>
 export function serviceTokenCheck(app: FastifyInstance, options: ServiceTokenCheckOptions) {
   const source = accessTokenKeySource(app, options.config);
   const customerAudience = options.config.accessTokenAudience;
+  const verify = accessTokenVerifier(source.keys, () => ({
+    issuer: source.issuer(),
+    algorithms: ACCESS_TOKEN_ALGORITHMS,
+    requiredClaims: ['exp', 'iat'],
+  }));
 
   return async function checkServiceToken(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     /** A refusal with its RFC 6750 challenge (RFC 9110 §15.5.2 requires one on every 401). */
@@ -69,11 +75,7 @@ export function serviceTokenCheck(app: FastifyInstance, options: ServiceTokenChe
     if (credentials.kind === 'malformed') throw refuse(401, 'The access token is malformed', 'invalid_token');
     let payload: JWTPayload;
     try {
-      ({ payload } = await jwtVerify(credentials.token, source.keys, {
-        issuer: source.issuer(),
-        algorithms: ACCESS_TOKEN_ALGORITHMS,
-        requiredClaims: ['exp', 'iat'],
-      }));
+      payload = await verify(credentials.token);
     } catch (error) {
       if (!isTokenFault(error)) throw error;
       if (error instanceof joseErrors.JWTExpired) {
