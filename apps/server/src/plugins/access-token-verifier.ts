@@ -73,12 +73,13 @@ function jsonObjectOf(part: string): Record<string, unknown> | undefined {
  * caller tells an invalid token from a failure of its own as before), but checks the signature with
  * node:crypto's synchronous `verify`. jose 6 checks it through WebCrypto, which in Node hands every
  * check to another thread and back: 64–86 µs of CPU per RS256 token on this machine against 29–31 µs,
- * and about half of each token's first call on an instance at a million customers (decision 0075,
+ * and a third of the main thread's time in a token's first call on an instance (decision 0075,
  * docs/performance.md#sync-signature). The keys still come from jose's key sets (`keys`), as
  * WebCrypto keys, which are turned into node:crypto's once each.
  *
- * Stricter than jose in one respect, on purpose: a header with `crit` or `b64` is refused (no access
- * token this service takes uses them; jose would refuse most of them too).
+ * Stricter than jose, on purpose, where no access token this service takes is concerned: a header
+ * with `crit` or `b64` is refused, so is a signature spelt other than base64url's one way, and a key
+ * too short for its algorithm makes the token invalid (jose throws a TypeError, a 500 to the caller).
  */
 export function accessTokenVerifier(
   keys: JWTVerifyGetKey,
