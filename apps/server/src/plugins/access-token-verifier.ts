@@ -1,21 +1,25 @@
 import { constants, KeyObject, verify } from 'node:crypto';
-import { errors, type JWTPayload, type JWTVerifyGetKey } from 'jose';
+import { errors, type JWSHeaderParameters, type JWTPayload } from 'jose';
+import { ACCESS_TOKEN_ALGORITHMS, type AccessTokenKeySource } from './access-token-keys.js';
 
 /**
- * What an access token must carry to be taken (RFC 7519 §4.1; the names of jose's jwtVerify options).
+ * What an access token must carry besides the source's issuer and one of ACCESS_TOKEN_ALGORITHMS
+ * (RFC 7519 §4.1; the names of jose's jwtVerify options).
  */
 export interface AccessTokenRules {
-  /** The one issuer whose tokens are taken (`iss`, exactly). */
-  issuer: string;
   /** When set, `aud` must be this or a list holding it. */
   audience?: string;
-  /** The JWS algorithms taken (the `alg` header). */
-  algorithms: readonly string[];
   /** Claims that must be present. */
   requiredClaims: readonly string[];
 }
 
-/** How node:crypto checks each algorithm's signature, and the WebCrypto key the key set must give for it. */
+/** RSA keys of at least 2048 bits (RFC 7518 §3.3). */
+const rsaOf2048Bits = (key: KeyObject) => (key.asymmetricKeyDetails?.modulusLength ?? 0) >= 2048;
+
+/**
+ * How node:crypto checks each of ACCESS_TOKEN_ALGORITHMS' signatures, and the WebCrypto key the key
+ * set must give for it.
+ */
 const SIGNATURES: Record<
   string,
   {
@@ -23,20 +27,20 @@ const SIGNATURES: Record<
     options?: { padding?: number; saltLength?: number; dsaEncoding?: 'ieee-p1363' };
     /** The CryptoKey's algorithm that jose imports for this `alg` (RFC 7518 §3, RFC 8037). */
     keyAlgorithm: string;
-    /** RSA: at least 2048 bits (RFC 7518 §3.3); EC: the one curve the `alg` names. */
+    /** RSA: long enough; EC: the one curve the `alg` names. */
     keyCheck?: (key: KeyObject) => boolean;
   }
 > = {
   RS256: {
     digest: 'sha256',
     keyAlgorithm: 'RSASSA-PKCS1-v1_5',
-    keyCheck: (key) => (key.asymmetricKeyDetails?.modulusLength ?? 0) >= 2048,
+    keyCheck: rsaOf2048Bits,
   },
   PS256: {
     digest: 'sha256',
     options: { padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: 32 },
     keyAlgorithm: 'RSA-PSS',
-    keyCheck: (key) => (key.asymmetricKeyDetails?.modulusLength ?? 0) >= 2048,
+    keyCheck: rsaOf2048Bits,
   },
   ES256: {
     digest: 'sha256',
@@ -74,16 +78,16 @@ function jsonObjectOf(part: string): Record<string, unknown> | undefined {
  * node:crypto's synchronous `verify`. jose 6 checks it through WebCrypto, which in Node hands every
  * check to another thread and back: 64–86 µs of CPU per RS256 token on this machine against 29–31 µs,
  * and a third of the main thread's time in a token's first call on an instance (decision 0075,
- * docs/performance.md#sync-signature). The keys still come from jose's key sets (`keys`), as
- * WebCrypto keys, which are turned into node:crypto's once each.
+ * docs/performance.md#sync-signature). The issuer and the keys come from `source`, the keys from
+ * jose's key sets as WebCrypto keys, which are turned into node:crypto's once each.
  *
  * Stricter than jose, on purpose, where no access token this service takes is concerned: a header
  * with `crit` or `b64` is refused, so is a signature spelt other than base64url's one way, and a key
  * too short for its algorithm makes the token invalid (jose throws a TypeError, a 500 to the caller).
  */
 export function accessTokenVerifier(
-  keys: JWTVerifyGetKey,
-  rules: () => AccessTokenRules,
+  source: AccessTokenKeySource,
+  { audience, requiredClaims }: AccessTokenRules,
   nowSeconds: () => number = () => Math.floor(Date.now() / 1000),
 ): (token: string) => Promise<JWTPayload> {
   const keyObjects = new WeakMap<object, KeyObject>();
@@ -113,20 +117,16 @@ export function accessTokenVerifier(
     const { alg } = header;
     if (typeof alg !== 'string' || !alg)
       throw new errors.JWSInvalid('JWS "alg" (Algorithm) Header Parameter missing or invalid');
-    const { issuer, audience, algorithms, requiredClaims } = rules();
-    const signature = SIGNATURES[alg];
-    if (!algorithms.includes(alg) || !signature)
+    const signature = ACCESS_TOKEN_ALGORITHMS.includes(alg) ? SIGNATURES[alg] : undefined;
+    if (!signature)
       throw new errors.JOSEAlgNotAllowed('"alg" (Algorithm) Header Parameter value not allowed');
 
     // The key set picks the key by the header (kid, alg); it may read or fetch it (access-token-keys).
-    const key = await keys(
-      { ...header, alg },
-      {
-        protected: encodedHeader,
-        payload: encodedPayload,
-        signature: encodedSignature,
-      },
-    );
+    const key = await source.keys(header as unknown as JWSHeaderParameters & { alg: string }, {
+      protected: encodedHeader,
+      payload: encodedPayload,
+      signature: encodedSignature,
+    });
     const cryptoAlgorithm = (key as { algorithm?: { name?: string } }).algorithm?.name;
     const keyObject = keyObjectOf(key);
     if (
@@ -155,14 +155,14 @@ export function accessTokenVerifier(
 
     const claims = jsonObjectOf(encodedPayload);
     if (!claims) throw new errors.JWTInvalid('JWT Claims Set must be a top-level JSON object');
-    return checkClaims(claims, { issuer, audience, requiredClaims }, nowSeconds());
+    return checkClaims(claims, { issuer: source.issuer(), audience, requiredClaims }, nowSeconds());
   };
 }
 
 /** jose's validateClaimsSet for the rules above, with no clock tolerance. */
 function checkClaims(
   claims: Record<string, unknown>,
-  rules: Pick<AccessTokenRules, 'issuer' | 'audience' | 'requiredClaims'>,
+  rules: AccessTokenRules & { issuer: string },
   now: number,
 ): JWTPayload {
   const failed = (message: string, claim: string, reason = 'check_failed') =>

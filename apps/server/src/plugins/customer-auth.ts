@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import { errors as joseErrors, type JWTPayload } from 'jose';
 import type { AppConfig } from '../config.js';
 import { ApiError } from '../lib/api-error.js';
-import { ACCESS_TOKEN_ALGORITHMS, accessTokenKeySource, isTokenFault } from './access-token-keys.js';
+import { accessTokenKeySource, isTokenFault } from './access-token-keys.js';
 import { accessTokenVerifier } from './access-token-verifier.js';
 import {
   bearerChallenge,
@@ -208,12 +208,10 @@ export default fp<{ config: AppConfig }>(
     // DPoP proofs (plugins/dpop.ts); absent in a bare test app, where a DPoP token is refused.
     const dpopVerifier = app.hasDecorator('dpop') ? app.dpop : undefined;
 
-    const verify = accessTokenVerifier(source.keys, () => ({
-      issuer: source.issuer(),
+    const verify = accessTokenVerifier(source, {
       audience: config.accessTokenAudience,
-      algorithms: ACCESS_TOKEN_ALGORITHMS,
       requiredClaims: ['sub', 'exp', 'iat'],
-    }));
+    });
     /**
      * The payload of a verified token. RS256 verification was about a quarter of a login-status
      * request's CPU: a token already verified is taken from the cache until it expires.

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errors as joseErrors, type JWTPayload } from 'jose';
 import type { AppConfig } from '../config.js';
 import { ApiError } from '../lib/api-error.js';
-import { ACCESS_TOKEN_ALGORITHMS, accessTokenKeySource, isTokenFault } from './access-token-keys.js';
+import { accessTokenKeySource, isTokenFault } from './access-token-keys.js';
 import { accessTokenVerifier } from './access-token-verifier.js';
 import { bearerChallenge, readAuthorization, type BearerError } from './bearer-challenge.js';
 
@@ -44,11 +44,7 @@ const audiencesOf = (payload: JWTPayload): string[] =>
 export function serviceTokenCheck(app: FastifyInstance, options: ServiceTokenCheckOptions) {
   const source = accessTokenKeySource(app, options.config);
   const customerAudience = options.config.accessTokenAudience;
-  const verify = accessTokenVerifier(source.keys, () => ({
-    issuer: source.issuer(),
-    algorithms: ACCESS_TOKEN_ALGORITHMS,
-    requiredClaims: ['exp', 'iat'],
-  }));
+  const verify = accessTokenVerifier(source, { requiredClaims: ['exp', 'iat'] });
 
   return async function checkServiceToken(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     /** A refusal with its RFC 6750 challenge (RFC 9110 §15.5.2 requires one on every 401). */
