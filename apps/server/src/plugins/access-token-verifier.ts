@@ -90,15 +90,29 @@ export function accessTokenVerifier(
   { audience, requiredClaims }: AccessTokenRules,
   nowSeconds: () => number = () => Math.floor(Date.now() / 1000),
 ): (token: string) => Promise<JWTPayload> {
-  const keyObjects = new WeakMap<object, KeyObject>();
-  const keyObjectOf = (key: unknown): KeyObject => {
-    if (key instanceof KeyObject) return key;
-    let keyObject = keyObjects.get(key as object);
-    if (!keyObject) {
-      keyObject = KeyObject.from(key as Parameters<typeof KeyObject.from>[0]);
-      keyObjects.set(key as object, keyObject);
+  /**
+   * Each key the key set gives, as node:crypto's, with whether it fits each `alg` (its type, its
+   * WebCrypto algorithm, its length or curve): worked out at a key's first token, not at every one.
+   * jose's key sets give the same key object for a key every time.
+   */
+  const prepared = new WeakMap<object, { keyObject: KeyObject; fits: Map<string, boolean> }>();
+  const preparedKey = (key: object) => {
+    let entry = prepared.get(key);
+    if (!entry) {
+      const keyObject =
+        key instanceof KeyObject ? key : KeyObject.from(key as Parameters<typeof KeyObject.from>[0]);
+      entry = { keyObject, fits: new Map() };
+      prepared.set(key, entry);
     }
-    return keyObject;
+    return entry;
+  };
+  const keyFits = (key: object, keyObject: KeyObject, signature: (typeof SIGNATURES)[string]) => {
+    const cryptoAlgorithm = (key as { algorithm?: { name?: string } }).algorithm?.name;
+    return (
+      keyObject.type === 'public' &&
+      (cryptoAlgorithm === undefined || cryptoAlgorithm === signature.keyAlgorithm) &&
+      (!signature.keyCheck || signature.keyCheck(keyObject))
+    );
   };
 
   return async (token) => {
@@ -127,14 +141,13 @@ export function accessTokenVerifier(
       payload: encodedPayload,
       signature: encodedSignature,
     });
-    const cryptoAlgorithm = (key as { algorithm?: { name?: string } }).algorithm?.name;
-    const keyObject = keyObjectOf(key);
-    if (
-      keyObject.type !== 'public' ||
-      (cryptoAlgorithm !== undefined && cryptoAlgorithm !== signature.keyAlgorithm) ||
-      (signature.keyCheck && !signature.keyCheck(keyObject))
-    )
-      throw new errors.JOSENotSupported(`The key cannot verify ${alg} signatures`);
+    const { keyObject, fits } = preparedKey(key as object);
+    let fit = fits.get(alg);
+    if (fit === undefined) {
+      fit = keyFits(key as object, keyObject, signature);
+      fits.set(alg, fit);
+    }
+    if (!fit) throw new errors.JOSENotSupported(`The key cannot verify ${alg} signatures`);
     // Decoded strictly: Buffer skips what cannot be base64url, so a changed spelling of the same bytes
     // must not pass as the same signature.
     const signatureBytes = Buffer.from(encodedSignature, 'base64url');
